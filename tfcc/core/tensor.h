@@ -27,6 +27,7 @@
 #include "tfcc/core/buffer.h"
 #include "tfcc/core/device.h"
 #include "tfcc/core/dtype.h"
+#include "tfcc/core/index.h"
 #include "tfcc/core/shape.h"
 #include "tfcc/platform/errors.h"
 
@@ -109,6 +110,14 @@ class Tensor {
   /// All elements in row-major order, converted to T.
   template <typename T>
   std::vector<T> to_vector() const;
+
+  /// x[indices...]: x(0), x(all, Slice(1, none)), x(ellipsis, newaxis). Implemented by the
+  /// array op family (StridedSlice), so it traces and differentiates like any op.
+  template <typename... I>
+  Tensor operator()(I&&... indices) const {
+    return index_impl({Index(std::forward<I>(indices))...});
+  }
+  Tensor index_impl(const std::vector<Index>& indices) const;
 
   /// TensorFlow's print form: tf.Tensor(5, shape=(), dtype=int32).
   std::string to_string() const;

@@ -1,0 +1,266 @@
+#include "tests/ops/harness.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace tfcc::conformance {
+
+Ref scalar(double v, std::optional<DType> dtype) { return {{}, {v}, dtype}; }
+Ref vec(std::vector<double> v, std::optional<DType> dtype) {
+  int64_t n = static_cast<int64_t>(v.size());
+  return {{n}, std::move(v), dtype};
+}
+Ref mat(std::vector<std::vector<double>> rows, std::optional<DType> dtype) {
+  Ref r{{static_cast<int64_t>(rows.size()), rows.empty() ? 0 : int64_t(rows[0].size())}, {}, dtype};
+  for (auto& row : rows) r.values.insert(r.values.end(), row.begin(), row.end());
+  return r;
+}
+Ref shaped(std::vector<int64_t> shape, std::vector<double> v, std::optional<DType> dtype) {
+  return {std::move(shape), std::move(v), dtype};
+}
+Ref filled(std::vector<int64_t> shape, double lo, double hi, uint64_t seed,
+           std::optional<DType> dtype) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  Ref r{std::move(shape), {}, dtype};
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    double u = static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
+    r.values.push_back(lo + (hi - lo) * u);
+  }
+  return r;
+}
+
+Tensor to_tensor(const Ref& r, DType dtype) {
+  Shape s(r.shape);
+  Tensor t = Tensor::empty(dtype, s);
+  visit_dtype(dtype, [&]<typename T>() {
+    T* p = t.mutable_data<T>();
+    for (size_t i = 0; i < r.values.size(); ++i) {
+      double v = r.values[i];
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) v = std::trunc(v);
+      p[i] = convert_element<T>(v);
+    }
+  });
+  return t;
+}
+
+Ref from_tensor(const Tensor& t) {
+  return {t.shape().dims(), t.to_vector<double>(), t.dtype()};
+}
+
+namespace {
+
+std::string describe(const Ref& r) {
+  std::ostringstream os;
+  os << "shape (";
+  for (size_t i = 0; i < r.shape.size(); ++i) os << (i ? ", " : "") << r.shape[i];
+  os << ") values [";
+  for (size_t i = 0; i < r.values.size() && i < 12; ++i) os << (i ? ", " : "") << r.values[i];
+  if (r.values.size() > 12) os << ", ...";
+  os << "]";
+  return os.str();
+}
+
+bool close(double got, double want, double rtol, double atol) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= atol + rtol * std::fabs(want);
+}
+
+void check_case(const OpRow& row, const Case& c, DType dtype) {
+  SCOPED_TRACE(row.name + " case '" + c.label + "' dtype " + std::string(dtype_name(dtype)));
+  std::vector<Tensor> inputs;
+  std::vector<Ref> held;  // inputs as the tested dtype holds them
+  for (const Ref& r : c.inputs) {
+    Tensor t = to_tensor(r, r.dtype.value_or(dtype));
+    inputs.push_back(t);
+    held.push_back(from_tensor(t));
+  }
+  std::vector<Tensor> got;
+  try {
+    got = row.fn(inputs);
+  } catch (const Error& e) {
+    ADD_FAILURE() << "raised " << error_code_name(e.code()) << ": " << e.what();
+    return;
+  }
+  std::vector<Ref> want = row.reference(held, dtype);
+  ASSERT_EQ(got.size(), want.size()) << "number of outputs";
+  DType out_dtype = row.out_dtype ? row.out_dtype(dtype) : dtype;
+  double rtol = row.rtol64, atol = row.atol64;
+  if (out_dtype == float32 || dtype == float32) {
+    rtol = row.rtol32;
+    atol = row.atol32;
+  }
+  if (out_dtype == bfloat16) {
+    rtol = row.rtol32 * 100;
+    atol = row.atol32 * 100;
+  }
+  for (size_t k = 0; k < got.size(); ++k) {
+    SCOPED_TRACE("output " + std::to_string(k));
+    EXPECT_EQ(got[k].dtype(), want[k].dtype.value_or(out_dtype));
+    Ref g = from_tensor(got[k]);
+    ASSERT_EQ(g.shape, want[k].shape) << "got " << describe(g) << "\nwant " << describe(want[k]);
+    ASSERT_EQ(g.values.size(), want[k].values.size());
+    for (size_t i = 0; i < g.values.size(); ++i) {
+      if (!close(g.values[i], want[k].values[i], rtol, atol)) {
+        ADD_FAILURE() << "element " << i << ": got " << g.values[i] << ", want "
+                      << want[k].values[i] << "\ngot " << describe(g) << "\nwant "
+                      << describe(want[k]);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void run_row(const OpRow& row) {
+  for (DType dtype : row.dtypes) {
+    if (row.property_check) {
+      SCOPED_TRACE(row.name + " dtype " + std::string(dtype_name(dtype)));
+      row.property_check(dtype);
+      continue;
+    }
+    for (const Case& c : row.cases) {
+      if (!c.only.empty() && std::find(c.only.begin(), c.only.end(), dtype) == c.only.end()) {
+        continue;
+      }
+      check_case(row, c, dtype);
+    }
+  }
+  for (const BadCase& bad : row.invalid) {
+    SCOPED_TRACE(row.name + " invalid case '" + bad.label + "'");
+    try {
+      bad.call();
+      ADD_FAILURE() << "expected " << error_code_name(bad.code) << ", nothing was raised";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), bad.code) << "raised " << error_code_name(e.code()) << ": " << e.what();
+      if (!bad.message_contains.empty()) {
+        EXPECT_NE(std::string(e.what()).find(bad.message_contains), std::string::npos)
+            << "message was: " << e.what();
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "raised a non-tfcc exception: " << e.what();
+    }
+  }
+}
+
+namespace {
+// Cases every element-wise row gets: broadcasting, rank 0, empty, edge values.
+std::vector<Case> unary_cases() {
+  return {
+      {"scalar", {scalar(0.5)}, {}},
+      {"vector", {vec({-2, -0.5, 0, 0.25, 1, 3})}, {}},
+      {"matrix", {filled({3, 4}, -3, 3, 7)}, {}},
+      {"empty", {shaped({0, 3}, {})}, {}},
+      {"large", {filled({70000}, -2, 2, 3)}, {}},
+  };
+}
+std::vector<Case> binary_cases() {
+  return {
+      {"same shape", {vec({-2, -1, 0, 1, 2, 5}), vec({3, -2, 1, 4, -5, 2})}, {}},
+      {"scalars", {scalar(2), scalar(3)}, {}},
+      {"broadcast row", {filled({3, 4}, -5, 5, 1), filled({4}, 1, 4, 2)}, {}},
+      {"broadcast col", {filled({3, 1}, -5, 5, 3), filled({1, 4}, 1, 4, 4)}, {}},
+      {"tensor-scalar", {filled({2, 3}, -5, 5, 5), scalar(2)}, {}},
+      {"rank 3", {filled({2, 1, 3}, -5, 5, 6), filled({4, 1}, 1, 3, 7)}, {}},
+      {"empty", {shaped({0, 2}, {}), vec({1, 2})}, {}},
+      {"large", {filled({300, 300}, -5, 5, 8), filled({300}, 1, 3, 9)}, {}},
+  };
+}
+}  // namespace
+
+OpRow unary_row(std::string name, std::string op, std::vector<DType> dtypes,
+                std::function<Tensor(const Tensor&)> fn, std::function<double(double)> ref,
+                std::vector<Case> extra_cases) {
+  OpRow row;
+  row.name = name;
+  row.ops = {op};
+  row.dtypes = std::move(dtypes);
+  row.cases = unary_cases();
+  for (auto& c : extra_cases) row.cases.push_back(std::move(c));
+  row.fn = [fn](const std::vector<Tensor>& in) { return std::vector<Tensor>{fn(in[0])}; };
+  row.reference = [ref](const std::vector<Ref>& in, DType dtype) {
+    Ref out{in[0].shape, {}, std::nullopt};
+    for (double v : in[0].values) {
+      double r = ref(v);
+      if (is_integer(dtype)) {
+        // Integer outputs are stored truncated and wrapped like the kernel's dtype.
+        r = to_tensor(scalar(r), dtype).item<double>();
+      }
+      out.values.push_back(r);
+    }
+    return std::vector<Ref>{out};
+  };
+  // Wrong dtype: a bool tensor is never a valid numeric input.
+  row.invalid.push_back({"bool input",
+                         [fn] { fn(Tensor::from_vector<bool>({true, false})); },
+                         ErrorCode::kInvalidArgument, "[Op:" + op + "]"});
+  return row;
+}
+
+OpRow binary_row(std::string name, std::string op, std::vector<DType> dtypes,
+                 std::function<Tensor(const Tensor&, const Tensor&)> fn,
+                 std::function<double(double, double)> ref, std::vector<Case> extra_cases) {
+  OpRow row;
+  row.name = name;
+  row.ops = {op};
+  row.dtypes = std::move(dtypes);
+  row.cases = binary_cases();
+  for (auto& c : extra_cases) row.cases.push_back(std::move(c));
+  row.fn = [fn](const std::vector<Tensor>& in) { return std::vector<Tensor>{fn(in[0], in[1])}; };
+  row.reference = [ref](const std::vector<Ref>& in, DType dtype) {
+    // NumPy broadcasting in the reference, independent of the kernels' plan.
+    const Ref &a = in[0], &b = in[1];
+    size_t r = std::max(a.shape.size(), b.shape.size());
+    std::vector<int64_t> shape(r);
+    for (size_t i = 0; i < r; ++i) {
+      int64_t da = i < r - a.shape.size() ? 1 : a.shape[i - (r - a.shape.size())];
+      int64_t db = i < r - b.shape.size() ? 1 : b.shape[i - (r - b.shape.size())];
+      shape[i] = da == 1 ? db : da;
+    }
+    Ref out{shape, {}, std::nullopt};
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    for (int64_t flat = 0; flat < n; ++flat) {
+      int64_t ia = 0, ib = 0, sa = 1, sb = 1, rem = flat;
+      for (int i = static_cast<int>(r) - 1; i >= 0; --i) {
+        int64_t idx = rem % shape[i];
+        rem /= shape[i];
+        int ai = i - static_cast<int>(r - a.shape.size());
+        int bi = i - static_cast<int>(r - b.shape.size());
+        if (ai >= 0) {
+          if (a.shape[ai] != 1) ia += idx * sa;
+          sa *= a.shape[ai];
+        }
+        if (bi >= 0) {
+          if (b.shape[bi] != 1) ib += idx * sb;
+          sb *= b.shape[bi];
+        }
+      }
+      double v = ref(a.values[ia], b.values[ib]);
+      if (is_integer(dtype) && std::isfinite(v)) v = to_tensor(scalar(v), dtype).item<double>();
+      out.values.push_back(v);
+    }
+    return std::vector<Ref>{out};
+  };
+  row.invalid.push_back({"incompatible shapes",
+                         [fn] {
+                           fn(to_tensor(vec({1, 2, 3}), float32), to_tensor(vec({1, 2}), float32));
+                         },
+                         ErrorCode::kInvalidArgument, "Incompatible shapes"});
+  row.invalid.push_back({"mixed dtypes",
+                         [fn] {
+                           fn(to_tensor(vec({1, 2}), float32), to_tensor(vec({1, 2}), int32));
+                         },
+                         ErrorCode::kInvalidArgument, "[Op:" + op + "]"});
+  return row;
+}
+
+}  // namespace tfcc::conformance

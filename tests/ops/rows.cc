@@ -1,0 +1,24 @@
+// Assembles the conformance table from each family's rows.
+#include "tests/ops/harness.h"
+
+namespace tfcc::conformance {
+
+std::vector<OpRow> unary_rows();
+std::vector<OpRow> binary_rows();
+std::vector<OpRow> elementwise_rows();
+std::vector<OpRow> reduction_rows();
+std::vector<OpRow> array_rows();
+std::vector<OpRow> creation_rows();
+std::vector<OpRow> random_rows();
+std::vector<OpRow> linalg_rows();
+
+std::vector<OpRow> all_rows() {
+  std::vector<OpRow> rows;
+  for (auto family : {unary_rows, binary_rows, elementwise_rows, reduction_rows, array_rows,
+                      creation_rows, random_rows, linalg_rows}) {
+    for (auto& r : family()) rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+}  // namespace tfcc::conformance

@@ -1,0 +1,184 @@
+// Definitions of the binary family: signatures, shape functions, gradient rules, typed API.
+#include "tfcc/ops/binary/binary.h"
+
+#include "tfcc/ops/array/array.h"
+#include "tfcc/ops/binary/binary_internal.h"
+#include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/unary/unary.h"
+
+namespace tfcc {
+namespace {
+
+std::vector<OutputSpec> broadcast_shape(const InferenceContext& c) {
+  return {{c.dtype(0), kernels::broadcast_shapes(c, c.shape(0), c.shape(1))}};
+}
+
+std::vector<OutputSpec> compare_shape(const InferenceContext& c) {
+  return {{bool_, kernels::broadcast_shapes(c, c.shape(0), c.shape(1))}};
+}
+
+Tensor call_binary(const OpDef& op, const Operand& x, const Operand& y, Loc loc) {
+  auto [a, b] = resolve_operands(x, y);
+  Tensor in[] = {std::move(a), std::move(b)};
+  return dispatch1(op, in, {}, loc);
+}
+
+// Gradient helpers: each rule returns the gradient for x and y, summed back to their shapes.
+std::vector<Tensor> reduce_pair(const GradContext& g, const Tensor& gx, const Tensor& gy) {
+  return {gx.defined() ? sum_to_shape_of(gx, g.inputs[0]) : Tensor(),
+          gy.defined() ? sum_to_shape_of(gy, g.inputs[1]) : Tensor()};
+}
+
+std::vector<Tensor> add_grad(const GradContext& g) { return reduce_pair(g, g.grads[0], g.grads[0]); }
+std::vector<Tensor> sub_grad(const GradContext& g) {
+  return reduce_pair(g, g.grads[0], negative(g.grads[0]));
+}
+std::vector<Tensor> mul_grad(const GradContext& g) {
+  return reduce_pair(g, multiply(g.grads[0], g.inputs[1]), multiply(g.grads[0], g.inputs[0]));
+}
+std::vector<Tensor> div_grad(const GradContext& g) {
+  const Tensor &x = g.inputs[0], &y = g.inputs[1], &dz = g.grads[0];
+  return reduce_pair(g, divide(dz, y), negative(multiply(dz, divide(divide(x, y), y))));
+}
+std::vector<Tensor> pow_grad(const GradContext& g) {
+  const Tensor &x = g.inputs[0], &y = g.inputs[1], &z = g.outputs[0], &dz = g.grads[0];
+  // d/dx = y * x^(y-1); d/dy = z * log(x), defined as 0 where x <= 0 (TensorFlow's choice).
+  Tensor gx = multiply(dz, multiply(y, pow(x, subtract(y, 1))));
+  Tensor safe_log = where(greater(x, 0), log(where(greater(x, 0), x, 1)), 0);
+  Tensor gy = multiply(dz, multiply(z, safe_log));
+  return reduce_pair(g, gx, gy);
+}
+std::vector<Tensor> max_grad(const GradContext& g) {
+  Tensor pick_x = greater_equal(g.inputs[0], g.inputs[1]);
+  Tensor zero = zeros_like(g.grads[0]);
+  return reduce_pair(g, where(pick_x, g.grads[0], zero), where(pick_x, zero, g.grads[0]));
+}
+std::vector<Tensor> min_grad(const GradContext& g) {
+  Tensor pick_x = less_equal(g.inputs[0], g.inputs[1]);
+  Tensor zero = zeros_like(g.grads[0]);
+  return reduce_pair(g, where(pick_x, g.grads[0], zero), where(pick_x, zero, g.grads[0]));
+}
+std::vector<Tensor> sqdiff_grad(const GradContext& g) {
+  Tensor d = multiply(g.grads[0], multiply(subtract(g.inputs[0], g.inputs[1]), 2));
+  return reduce_pair(g, d, negative(d));
+}
+std::vector<Tensor> floormod_grad(const GradContext& g) {
+  const Tensor &x = g.inputs[0], &y = g.inputs[1], &dz = g.grads[0];
+  return reduce_pair(g, dz, negative(multiply(dz, floordiv(x, y))));
+}
+
+OpDef& binary_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
+  return r.add(name)
+      .input("x", "T")
+      .input("y", "T")
+      .output("z", "T")
+      .type_attr("T", types)
+      .shape_fn(broadcast_shape)
+      .cpu_kernels(binary_cpu_kernel);
+}
+
+OpDef& comparison_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
+  return r.add(name)
+      .input("x", "T")
+      .input("y", "T")
+      .output("z", bool_)
+      .type_attr("T", types)
+      .shape_fn(compare_shape)
+      .cpu_kernels(binary_cpu_kernel)
+      .not_differentiable();
+}
+
+}  // namespace
+
+void register_binary_ops(OpRegistry& r) {
+  binary_op(r, "AddV2", kNumericTypes).gradient(add_grad);
+  binary_op(r, "Sub", kNumericTypes).gradient(sub_grad);
+  binary_op(r, "Mul", kNumericTypes).gradient(mul_grad);
+  binary_op(r, "RealDiv", kFloatTypes).gradient(div_grad);
+  binary_op(r, "FloorDiv", kNumericTypes).not_differentiable();
+  binary_op(r, "FloorMod", kNumericTypes).gradient(floormod_grad);
+  binary_op(r, "Pow", kSignedNumericTypes).gradient(pow_grad);
+  binary_op(r, "Maximum", kNumericTypes).gradient(max_grad);
+  binary_op(r, "Minimum", kNumericTypes).gradient(min_grad);
+  binary_op(r, "SquaredDifference", kSignedNumericTypes).gradient(sqdiff_grad);
+  const std::vector<DType> all = {float32, float64, int32, int64, uint8, bool_};
+  comparison_op(r, "Equal", all);
+  comparison_op(r, "NotEqual", all);
+  comparison_op(r, "Less", kNumericTypes);
+  comparison_op(r, "LessEqual", kNumericTypes);
+  comparison_op(r, "Greater", kNumericTypes);
+  comparison_op(r, "GreaterEqual", kNumericTypes);
+  for (const char* name : {"LogicalAnd", "LogicalOr"}) {
+    r.add(name)
+        .input("x", bool_)
+        .input("y", bool_)
+        .output("z", bool_)
+        .shape_fn(compare_shape)
+        .cpu_kernels(binary_cpu_kernel)
+        .not_differentiable();
+  }
+}
+
+#define TFCC_BINARY_API(fn, op_name)                                \
+  Tensor fn(const Operand& x, const Operand& y, Loc loc) {          \
+    static const OpDef& op = op_def(op_name);                       \
+    return call_binary(op, x, y, loc);                              \
+  }
+TFCC_BINARY_API(add, "AddV2")
+TFCC_BINARY_API(subtract, "Sub")
+TFCC_BINARY_API(multiply, "Mul")
+TFCC_BINARY_API(floordiv, "FloorDiv")
+TFCC_BINARY_API(floormod, "FloorMod")
+TFCC_BINARY_API(pow, "Pow")
+TFCC_BINARY_API(maximum, "Maximum")
+TFCC_BINARY_API(minimum, "Minimum")
+TFCC_BINARY_API(squared_difference, "SquaredDifference")
+TFCC_BINARY_API(equal, "Equal")
+TFCC_BINARY_API(not_equal, "NotEqual")
+TFCC_BINARY_API(less, "Less")
+TFCC_BINARY_API(less_equal, "LessEqual")
+TFCC_BINARY_API(greater, "Greater")
+TFCC_BINARY_API(greater_equal, "GreaterEqual")
+TFCC_BINARY_API(logical_and, "LogicalAnd")
+TFCC_BINARY_API(logical_or, "LogicalOr")
+#undef TFCC_BINARY_API
+
+Tensor divide(const Operand& x, const Operand& y, Loc loc) {
+  static const OpDef& op = op_def("RealDiv");
+  auto [a, b] = resolve_operands(x, y);
+  if (a.dtype() == b.dtype() && is_integer(a.dtype())) {
+    // TensorFlow's truediv: integers are divided as float64.
+    a = cast(a, float64, loc);
+    b = cast(b, float64, loc);
+  }
+  Tensor in[] = {std::move(a), std::move(b)};
+  return dispatch1(op, in, {}, loc);
+}
+
+Tensor logical_xor(const Operand& x, const Operand& y, Loc loc) {
+  return logical_and(logical_or(x, y, loc), logical_not(logical_and(x, y, loc), loc), loc);
+}
+
+Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, Loc loc) {
+  PartialShape gs = grad.partial_shape(), ls = like.partial_shape();
+  if (gs.is_fully_defined() && ls.is_fully_defined() && gs == ls) return grad;
+  if (!gs.is_fully_defined() || !ls.is_fully_defined()) {
+    throw UnimplementedError(
+        "Gradient of a broadcasting op with shapes not known at trace time: " + gs.to_string() +
+        " vs. " + ls.to_string());
+  }
+  const Shape g = gs.to_shape(), l = ls.to_shape();
+  std::vector<int64_t> axes;
+  int lead = g.rank() - l.rank();
+  for (int i = 0; i < g.rank(); ++i) {
+    if (i < lead || (l.dim(i - lead) == 1 && g.dim(i) != 1)) axes.push_back(i);
+  }
+  Tensor summed = axes.empty() ? grad : reduce_sum(grad, axes, false, loc);
+  return reshape(summed, l.dims(), loc);
+}
+
+}  // namespace tfcc

@@ -1,0 +1,27 @@
+// The one init that registers every op family (ARCHITECTURE.md, decision 1: explicit calls, no
+// static registrars). Adding a family adds one line here.
+#include "tfcc/ops/registry.h"
+
+namespace tfcc {
+
+void register_unary_ops(OpRegistry& r);
+void register_binary_ops(OpRegistry& r);
+void register_elementwise_ops(OpRegistry& r);
+void register_reduction_ops(OpRegistry& r);
+void register_array_ops(OpRegistry& r);
+void register_creation_ops(OpRegistry& r);
+void register_random_ops(OpRegistry& r);
+void register_linalg_ops(OpRegistry& r);
+
+void register_all_ops(OpRegistry& r) {
+  register_unary_ops(r);
+  register_binary_ops(r);
+  register_elementwise_ops(r);
+  register_reduction_ops(r);
+  register_array_ops(r);
+  register_creation_ops(r);
+  register_random_ops(r);
+  register_linalg_ops(r);
+}
+
+}  // namespace tfcc

@@ -1,0 +1,174 @@
+// Definitions of the unary family: signatures, gradient rules (written with ops), typed API,
+// and the activation composites.
+#include "tfcc/ops/unary/unary.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/unary/unary_internal.h"
+
+namespace tfcc {
+namespace {
+
+std::vector<OutputSpec> same_shape(const InferenceContext& c) { return {{c.dtype(0), c.shape(0)}}; }
+std::vector<OutputSpec> bool_shape(const InferenceContext& c) { return {{bool_, c.shape(0)}}; }
+
+using Rule = std::function<Tensor(const Tensor& x, const Tensor& y, const Tensor& dy)>;
+
+GradFn rule(Rule r) {
+  return [r](const GradContext& g) -> std::vector<Tensor> {
+    return {r(g.inputs[0], g.outputs[0], g.grads[0])};
+  };
+}
+
+OpDef& unary_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
+  return r.add(name)
+      .input("x", "T")
+      .output("y", "T")
+      .type_attr("T", types)
+      .shape_fn(same_shape)
+      .cpu_kernels(unary_cpu_kernel);
+}
+
+Tensor call_unary(const OpDef& op, const Tensor& x, Loc loc) {
+  Tensor in[] = {x};
+  return dispatch1(op, in, {}, loc);
+}
+
+}  // namespace
+
+void register_unary_ops(OpRegistry& r) {
+  using T = const Tensor&;
+  unary_op(r, "Neg", kSignedNumericTypes).gradient(rule([](T, T, T dy) { return negative(dy); }));
+  unary_op(r, "Abs", kSignedNumericTypes)
+      .gradient(rule([](T x, T, T dy) { return multiply(dy, sign(x)); }));
+  unary_op(r, "Sign", kSignedNumericTypes)
+      .gradient(rule([](T x, T, T) { return zeros_like(x); }));
+  unary_op(r, "Square", kSignedNumericTypes)
+      .gradient(rule([](T x, T, T dy) { return multiply(dy, multiply(x, 2)); }));
+  unary_op(r, "Relu", kSignedNumericTypes).gradient(rule([](T, T y, T dy) {
+    return where(greater(y, 0), dy, zeros_like(dy));
+  }));
+  unary_op(r, "Exp", kFloatTypes).gradient(rule([](T, T y, T dy) { return multiply(dy, y); }));
+  unary_op(r, "Log", kFloatTypes).gradient(rule([](T x, T, T dy) { return divide(dy, x); }));
+  unary_op(r, "Log1p", kFloatTypes)
+      .gradient(rule([](T x, T, T dy) { return divide(dy, add(x, 1)); }));
+  unary_op(r, "Expm1", kFloatTypes)
+      .gradient(rule([](T, T y, T dy) { return multiply(dy, add(y, 1)); }));
+  unary_op(r, "Sqrt", kFloatTypes)
+      .gradient(rule([](T, T y, T dy) { return divide(multiply(dy, 0.5), y); }));
+  unary_op(r, "Rsqrt", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return multiply(dy, multiply(multiply(y, square(y)), -0.5));
+  }));
+  unary_op(r, "Reciprocal", kFloatTypes)
+      .gradient(rule([](T, T y, T dy) { return negative(multiply(dy, square(y))); }));
+  unary_op(r, "Sin", kFloatTypes).gradient(rule([](T x, T, T dy) { return multiply(dy, cos(x)); }));
+  unary_op(r, "Cos", kFloatTypes)
+      .gradient(rule([](T x, T, T dy) { return negative(multiply(dy, sin(x))); }));
+  unary_op(r, "Tan", kFloatTypes)
+      .gradient(rule([](T, T y, T dy) { return multiply(dy, add(square(y), 1)); }));
+  unary_op(r, "Tanh", kFloatTypes)
+      .gradient(rule([](T, T y, T dy) { return multiply(dy, subtract(1, square(y))); }));
+  unary_op(r, "Sigmoid", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return multiply(dy, multiply(y, subtract(1, y)));
+  }));
+  unary_op(r, "Erf", kFloatTypes).gradient(rule([](T x, T, T dy) {
+    return multiply(dy, multiply(exp(negative(square(x))), 2 / std::sqrt(std::numbers::pi)));
+  }));
+  unary_op(r, "Floor", kFloatTypes).not_differentiable();
+  unary_op(r, "Ceil", kFloatTypes).not_differentiable();
+  unary_op(r, "Round", kFloatTypes).not_differentiable();
+  for (const char* name : {"IsNan", "IsFinite"}) {
+    r.add(name)
+        .input("x", "T")
+        .output("y", bool_)
+        .type_attr("T", kFloatTypes)
+        .shape_fn(bool_shape)
+        .cpu_kernels(unary_cpu_kernel)
+        .not_differentiable();
+  }
+  r.add("LogicalNot")
+      .input("x", bool_)
+      .output("y", bool_)
+      .shape_fn(bool_shape)
+      .cpu_kernels(unary_cpu_kernel)
+      .not_differentiable();
+}
+
+#define TFCC_UNARY_API(fn, op_name)              \
+  Tensor fn(const Tensor& x, Loc loc) {          \
+    static const OpDef& op = op_def(op_name);    \
+    return call_unary(op, x, loc);               \
+  }
+TFCC_UNARY_API(negative, "Neg")
+TFCC_UNARY_API(abs, "Abs")
+TFCC_UNARY_API(sign, "Sign")
+TFCC_UNARY_API(exp, "Exp")
+TFCC_UNARY_API(log, "Log")
+TFCC_UNARY_API(log1p, "Log1p")
+TFCC_UNARY_API(expm1, "Expm1")
+TFCC_UNARY_API(sqrt, "Sqrt")
+TFCC_UNARY_API(rsqrt, "Rsqrt")
+TFCC_UNARY_API(square, "Square")
+TFCC_UNARY_API(reciprocal, "Reciprocal")
+TFCC_UNARY_API(sin, "Sin")
+TFCC_UNARY_API(cos, "Cos")
+TFCC_UNARY_API(tan, "Tan")
+TFCC_UNARY_API(tanh, "Tanh")
+TFCC_UNARY_API(sigmoid, "Sigmoid")
+TFCC_UNARY_API(erf, "Erf")
+TFCC_UNARY_API(floor, "Floor")
+TFCC_UNARY_API(ceil, "Ceil")
+TFCC_UNARY_API(round, "Round")
+TFCC_UNARY_API(logical_not, "LogicalNot")
+TFCC_UNARY_API(is_nan, "IsNan")
+TFCC_UNARY_API(is_finite, "IsFinite")
+TFCC_UNARY_API(relu, "Relu")
+#undef TFCC_UNARY_API
+
+// Activations as composites. Where a branch could overflow (exp of a large x), its input is
+// clamped first, so the unselected branch never produces inf * 0 = NaN in the gradient.
+Tensor relu6(const Tensor& x, Loc loc) { return minimum(relu(x, loc), 6, loc); }
+
+Tensor leaky_relu(const Tensor& x, double alpha, Loc loc) {
+  return where(greater(x, 0, loc), x, multiply(x, alpha, loc), loc);
+}
+
+Tensor elu(const Tensor& x, Loc loc) {
+  return where(greater(x, 0, loc), x, expm1(minimum(x, 0, loc), loc), loc);
+}
+
+Tensor selu(const Tensor& x, Loc loc) {
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  Tensor neg = multiply(expm1(minimum(x, 0, loc), loc), kAlpha, loc);
+  return multiply(where(greater(x, 0, loc), x, neg, loc), kScale, loc);
+}
+
+Tensor gelu(const Tensor& x, bool approximate, Loc loc) {
+  if (approximate) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    const double c = std::sqrt(2.0 / std::numbers::pi);
+    Tensor inner = multiply(add(x, multiply(pow(x, 3, loc), 0.044715, loc), loc), c, loc);
+    return multiply(multiply(x, 0.5, loc), add(tanh(inner, loc), 1, loc), loc);
+  }
+  Tensor cdf = add(erf(multiply(x, 1 / std::numbers::sqrt2, loc), loc), 1, loc);
+  return multiply(multiply(x, 0.5, loc), cdf, loc);
+}
+
+Tensor softplus(const Tensor& x, Loc loc) {
+  // log(1 + e^x) = max(x, 0) + log1p(e^-|x|): no overflow for large |x|.
+  return add(relu(x, loc), log1p(exp(negative(abs(x, loc), loc), loc), loc), loc);
+}
+
+Tensor softsign(const Tensor& x, Loc loc) {
+  return divide(x, add(abs(x, loc), 1, loc), loc);
+}
+
+Tensor silu(const Tensor& x, Loc loc) { return multiply(x, sigmoid(x, loc), loc); }
+
+}  // namespace tfcc

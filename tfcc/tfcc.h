@@ -1,0 +1,36 @@
+// tfcc: TensorFlow 2's programming model, native in C++. The one header users include.
+//
+//   #include <tfcc/tfcc.h>
+//   namespace tf = tfcc;
+//   int main() {
+//     auto x = tf::constant(2);
+//     auto y = tf::constant(3);
+//     auto z = x + y;
+//     std::cout << z << "\n";   // tf.Tensor(5, shape=(), dtype=int32)
+//   }
+//
+// Ownership, once for all user-facing objects: Tensor (and later Variable, layers, models,
+// optimizers, datasets) are cheap handles. Copying one copies the handle, not the data; a tensor's
+// elements never change after it is made, so sharing is always safe. Ops return new tensors.
+//
+// Errors are exceptions deriving from tfcc::Error, named like TensorFlow's
+// (InvalidArgumentError, NotFoundError, ...); see tfcc/platform/errors.h.
+#pragma once
+
+#include "tfcc/core/allocator.h"
+#include "tfcc/core/dtype.h"
+#include "tfcc/core/shape.h"
+#include "tfcc/core/tensor.h"
+#include "tfcc/ops/array/array.h"
+#include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/linalg/linalg.h"
+#include "tfcc/ops/nn/nn.h"
+#include "tfcc/ops/operators.h"
+#include "tfcc/ops/random/random.h"
+#include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
+#include "tfcc/ops/unary/unary.h"
+#include "tfcc/platform/errors.h"
