@@ -17,6 +17,9 @@
 // (InvalidArgumentError, NotFoundError, ...); see tfcc/platform/errors.h.
 #pragma once
 
+#include "tfcc/autodiff/custom_gradient.h"
+#include "tfcc/autodiff/gradient_checker.h"
+#include "tfcc/autodiff/gradient_tape.h"
 #include "tfcc/core/allocator.h"
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"

@@ -153,6 +153,12 @@ Tensor dispatch1(const OpDef& op, std::span<const Tensor> inputs, Attrs attrs,
   return std::move(out[0]);
 }
 
+void record_custom_gradient(std::span<const Tensor> inputs, std::span<const Tensor> outputs,
+                            const GradFn& grad) {
+  auto observers = t_observers;
+  for (OpObserver* obs : observers) obs->record_custom(inputs, outputs, grad);
+}
+
 ExecutionContext* current_execution_context() {
   return t_contexts.empty() ? nullptr : t_contexts.back();
 }

@@ -31,7 +31,18 @@ class OpObserver {
  public:
   virtual ~OpObserver() = default;
   virtual void record(const OpCall& call, std::span<const Tensor> outputs) = 0;
+  /// A computation with its own gradient function (custom_gradient); default: ignored.
+  virtual void record_custom(std::span<const Tensor> inputs, std::span<const Tensor> outputs,
+                             GradFn grad) {
+    (void)inputs;
+    (void)outputs;
+    (void)grad;
+  }
 };
+
+/// Tells every observer of this thread about a custom-gradient computation.
+void record_custom_gradient(std::span<const Tensor> inputs, std::span<const Tensor> outputs,
+                            const GradFn& grad);
 
 /// Runs an op: the single entry point for every op call.
 std::vector<Tensor> dispatch(const OpDef& op, std::span<const Tensor> inputs, Attrs attrs,
