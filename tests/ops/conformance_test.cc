@@ -17,6 +17,8 @@ class Conformance : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(Conformance, ReferenceAndInvalidInputs) { run_row(table()[GetParam()]); }
 
+TEST_P(Conformance, Float64Gradient) { run_gradient_check(table()[GetParam()]); }
+
 std::string row_name(const ::testing::TestParamInfo<size_t>& info) {
   std::string n = table()[info.param].name;
   for (char& c : n) {
@@ -41,6 +43,19 @@ TEST(ConformanceCoverage, EveryRowHasInvalidInputCases) {
   for (const OpRow& r : table()) {
     EXPECT_FALSE(r.invalid.empty()) << r.name << " has no invalid-input case";
   }
+}
+
+TEST(ConformanceCoverage, EveryDifferentiableOpIsGradientChecked) {
+  std::set<std::string> checked;
+  for (const OpRow& r : table()) {
+    if (row_is_differentiable(r)) checked.insert(r.ops.begin(), r.ops.end());
+  }
+  std::vector<std::string> missing;
+  for (const OpDef* op : OpRegistry::global().ops()) {
+    if (op->is_differentiable() && !checked.count(op->name())) missing.push_back(op->name());
+  }
+  EXPECT_TRUE(missing.empty()) << "differentiable ops without a gradient check: "
+                               << ::testing::PrintToString(missing);
 }
 
 TEST(ConformanceCoverage, RowsNameRealOps) {

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "tfcc/autodiff/gradient_checker.h"
+#include "tfcc/autodiff/gradient_tape.h"
+
 namespace tfcc::conformance {
 
 Ref scalar(double v, std::optional<DType> dtype) { return {{}, {v}, dtype}; }
@@ -163,6 +166,98 @@ void run_row(const OpRow& row) {
   }
 }
 
+bool row_is_differentiable(const OpRow& row) {
+  if (!row.grad_check || row.property_check) return false;
+  if (std::find(row.dtypes.begin(), row.dtypes.end(), float64) == row.dtypes.end()) return false;
+  if (row.out_dtype && !is_floating(row.out_dtype(float64))) return false;
+  for (const std::string& name : row.ops) {
+    const OpDef* op = OpRegistry::global().find(name);
+    if (!op || !op->is_differentiable()) return false;
+  }
+  return true;
+}
+
+namespace {
+
+constexpr int64_t kMaxGradElements = 48;
+
+// The case's inputs for a gradient check: pinned inputs as given, the others redrawn in the
+// domain; nullopt when the case is too large or has nothing to differentiate.
+std::optional<std::vector<Tensor>> gradient_inputs(const OpRow& row, const Case& c,
+                                                   uint64_t seed, std::vector<size_t>* free) {
+  if (!c.only.empty() && std::find(c.only.begin(), c.only.end(), float64) == c.only.end()) {
+    return std::nullopt;
+  }
+  std::vector<Tensor> in;
+  int64_t total = 0;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const Ref& r = c.inputs[i];
+    if (r.dtype) {
+      in.push_back(to_tensor(r, *r.dtype));
+      continue;
+    }
+    int64_t n = static_cast<int64_t>(r.values.size());
+    total += n;
+    Ref drawn = filled(r.shape, row.grad_domain.first, row.grad_domain.second, seed + i);
+    in.push_back(to_tensor(drawn, float64));
+    free->push_back(i);
+  }
+  if (free->empty() || total == 0 || total > kMaxGradElements) return std::nullopt;
+  return in;
+}
+
+double tolerance(const std::vector<test::JacobianPair>& jac) {
+  double scale = 1;
+  for (const auto& p : jac) {
+    for (double v : p.numerical.values) scale = std::max(scale, std::fabs(v));
+  }
+  return 1e-6 * scale;
+}
+
+}  // namespace
+
+void run_gradient_check(const OpRow& row) {
+  if (!row_is_differentiable(row)) GTEST_SKIP() << row.name << " is not differentiable";
+  int checked = 0;
+  for (size_t ci = 0; ci < row.cases.size(); ++ci) {
+    const Case& c = row.cases[ci];
+    std::vector<size_t> free;
+    auto base = gradient_inputs(row, c, 1000 + ci, &free);
+    if (!base) continue;
+    SCOPED_TRACE(row.name + " gradient, case '" + c.label + "'");
+    std::vector<Tensor> xs;
+    for (size_t i : free) xs.push_back((*base)[i]);
+    auto call = [&](const std::vector<Tensor>& vs) {
+      std::vector<Tensor> all = *base;
+      for (size_t k = 0; k < free.size(); ++k) all[free[k]] = vs[k];
+      return row.fn(all);
+    };
+    const size_t num_outputs = call(xs).size();
+    for (size_t k = 0; k < num_outputs; ++k) {
+      auto f = [&](const std::vector<Tensor>& vs) { return call(vs)[k]; };
+      try {
+        auto jac = test::compute_gradient(f, xs);
+        EXPECT_LE(test::max_error(jac), tolerance(jac)) << "output " << k;
+        ++checked;
+        if (!row.second_order) continue;
+        // Second order: differentiate x -> d/dx sum(w * f(x)) once more.
+        Tensor w = to_tensor(filled(f(xs).shape().dims(), 0.5, 1.5, 77), float64);
+        auto g = [&](const std::vector<Tensor>& vs) {
+          GradientTape inner;
+          inner.watch(vs);
+          Tensor y = reduce_sum(multiply(f(vs), w));
+          return inner.gradient(y, vs[0], {{}, UnconnectedGradients::kZero});
+        };
+        auto jac2 = test::compute_gradient(g, xs);
+        EXPECT_LE(test::max_error(jac2), 10 * tolerance(jac2)) << "second order, output " << k;
+      } catch (const Error& e) {
+        ADD_FAILURE() << "raised " << error_code_name(e.code()) << ": " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(checked, 0) << row.name << ": no case small enough for a gradient check";
+}
+
 namespace {
 // Cases every element-wise row gets: broadcasting, rank 0, empty, edge values.
 std::vector<Case> unary_cases() {
@@ -198,6 +293,7 @@ OpRow unary_row(std::string name, std::string op, std::vector<DType> dtypes,
   row.cases = unary_cases();
   for (auto& c : extra_cases) row.cases.push_back(std::move(c));
   row.fn = [fn](const std::vector<Tensor>& in) { return std::vector<Tensor>{fn(in[0])}; };
+  row.second_order = true;
   row.reference = [ref](const std::vector<Ref>& in, DType) {
     Ref out{in[0].shape, {}, std::nullopt};
     for (double v : in[0].values) {
@@ -222,6 +318,7 @@ OpRow binary_row(std::string name, std::string op, std::vector<DType> dtypes,
   row.cases = binary_cases();
   for (auto& c : extra_cases) row.cases.push_back(std::move(c));
   row.fn = [fn](const std::vector<Tensor>& in) { return std::vector<Tensor>{fn(in[0], in[1])}; };
+  row.second_order = true;
   row.reference = [ref](const std::vector<Ref>& in, DType) {
     // NumPy broadcasting in the reference, independent of the kernels' plan.
     const Ref &a = in[0], &b = in[1];

@@ -71,7 +71,20 @@ struct OpRow {
   /// Replaces the reference check where values cannot be predicted (random ops): gets the
   /// dtype and must assert properties with gtest macros.
   std::function<void(DType)> property_check;
+
+  // Gradient column: float64 central differences against the tape, on the row's cases with the
+  // non-pinned inputs redrawn uniformly from grad_domain (avoiding kinks such as 0 for abs).
+  bool grad_check = true;            ///< false only with a reason (documented at the row)
+  std::pair<double, double> grad_domain = {-2.0, 2.0};
+  bool second_order = false;         ///< also check the gradient of the gradient
 };
+
+/// True if the row's op is differentiable for float64 (every op it covers has a gradient rule,
+/// the row runs float64, and its outputs are floating).
+bool row_is_differentiable(const OpRow& row);
+
+/// Runs the float64 gradient check (and the second-order one where asked).
+void run_gradient_check(const OpRow& row);
 
 /// Every row of the table (all families).
 std::vector<OpRow> all_rows();

@@ -52,6 +52,7 @@ std::vector<OpRow> binary_rows() {
   {
     OpRow row = binary_row("divide", "RealDiv", kSigned, api(divide),
                            [](double x, double y) { return x / y; }, specials);
+    row.grad_domain = {0.5, 3};
     // Integer inputs divide as float64 (truediv); integer zero divisors give inf, as in TF.
     row.out_dtype = [](DType t) { return is_integer(t) ? float64 : t; };
     rows.push_back(std::move(row));
@@ -68,6 +69,7 @@ std::vector<OpRow> binary_rows() {
   {
     OpRow row = binary_row("floormod", "FloorMod", kSigned, api(floormod), floormod_ref,
                            nonzero_divisor_cases());
+    row.grad_domain = {0.5, 3};
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);
     row.invalid.push_back({"integer modulo by zero", [] { floormod(constant({1, 2}), 0); },
                            ErrorCode::kInvalidArgument, "Integer division by zero"});
@@ -81,6 +83,7 @@ std::vector<OpRow> binary_rows() {
     OpRow row = binary_row("pow", "Pow", kSigned, api(pow),
                            [](double x, double y) { return std::pow(x, y); }, pow_cases);
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);
+    row.grad_domain = {0.5, 2};
     row.invalid.push_back({"negative integer power", [] { pow(constant({2, 3}), -1); },
                            ErrorCode::kInvalidArgument, "negative integer powers"});
     rows.push_back(std::move(row));

@@ -26,9 +26,10 @@ std::vector<OpRow> unary_rows() {
       {"specials", {vec({INFINITY, -INFINITY, NAN, 0.0, -0.0})}, kFloat}};
   auto U = [&](std::string name, std::string op, std::vector<DType> dtypes,
                Tensor (*fn)(const Tensor&, Loc), double (*ref)(double),
-               std::vector<Case> extra = {}) {
+               std::vector<Case> extra = {}) -> OpRow& {
     rows.push_back(unary_row(
         name, op, dtypes, [fn](const Tensor& x) { return fn(x, Loc::current()); }, ref, extra));
+    return rows.back();
   };
   U("negative", "Neg", kSigned, negative, [](double x) { return -x; }, specials);
   U("abs", "Abs", kSigned, abs, [](double x) { return std::fabs(x); }, specials);
@@ -38,17 +39,17 @@ std::vector<OpRow> unary_rows() {
   U("relu", "Relu", kSigned, relu, [](double x) { return x > 0 ? x : 0.0; });
   U("exp", "Exp", kFloat, exp, [](double x) { return std::exp(x); }, specials);
   std::vector<Case> positive = {{"positive", {vec({1e-6, 0.5, 1, 10, 1e6})}, {}}};
-  U("log", "Log", kFloat, log, [](double x) { return std::log(x); }, positive);
+  U("log", "Log", kFloat, log, [](double x) { return std::log(x); }, positive).grad_domain = {0.5, 3};
   U("log1p", "Log1p", kFloat, log1p, [](double x) { return std::log1p(x); },
     {{"tiny", {vec({1e-10, -1e-10, 0.5})}, {}}});
   U("expm1", "Expm1", kFloat, expm1, [](double x) { return std::expm1(x); },
     {{"tiny", {vec({1e-10, -1e-10, 0.5})}, {}}});
-  U("sqrt", "Sqrt", kFloat, sqrt, [](double x) { return std::sqrt(x); }, positive);
-  U("rsqrt", "Rsqrt", kFloat, rsqrt, [](double x) { return 1 / std::sqrt(x); }, positive);
-  U("reciprocal", "Reciprocal", kFloat, reciprocal, [](double x) { return 1 / x; }, specials);
+  U("sqrt", "Sqrt", kFloat, sqrt, [](double x) { return std::sqrt(x); }, positive).grad_domain = {0.5, 3};
+  U("rsqrt", "Rsqrt", kFloat, rsqrt, [](double x) { return 1 / std::sqrt(x); }, positive).grad_domain = {0.5, 3};
+  U("reciprocal", "Reciprocal", kFloat, reciprocal, [](double x) { return 1 / x; }, specials).grad_domain = {0.5, 3};
   U("sin", "Sin", kFloat, sin, [](double x) { return std::sin(x); });
   U("cos", "Cos", kFloat, cos, [](double x) { return std::cos(x); });
-  U("tan", "Tan", kFloat, tan, [](double x) { return std::tan(x); });
+  U("tan", "Tan", kFloat, tan, [](double x) { return std::tan(x); }).grad_domain = {-1, 1};
   U("tanh", "Tanh", kFloat, tanh, [](double x) { return std::tanh(x); }, specials);
   U("sigmoid", "Sigmoid", kFloat, sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); },
     {{"saturating", {vec({-1000, -40, 40, 1000})}, {}}});

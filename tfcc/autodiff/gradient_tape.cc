@@ -3,6 +3,7 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/variable/variable_ops.h"
 
 namespace tfcc {
 namespace {
@@ -38,14 +39,42 @@ void GradientTape::watch(const std::vector<Tensor>& ts) {
   for (const Tensor& t : ts) watch(t);
 }
 
+void GradientTape::watch(const Variable& v) {
+  if (!is_differentiable_dtype(v.dtype())) return;
+  for (const Variable& w : watched_vars_) {
+    if (w.id() == v.id()) return;
+  }
+  watched_vars_.push_back(v);
+  var_reads_.try_emplace(v.id());
+}
+
+std::vector<Variable> GradientTape::watched_variables() const { return watched_vars_; }
+
+void GradientTape::note_variable_read(const OpCall& call, std::span<const Tensor> outputs) {
+  const auto& state = variable_of(call.attrs);
+  if (!is_differentiable_dtype(state->dtype)) return;
+  if (!var_reads_.count(state->id)) {
+    if (!options_.watch_accessed_variables || !state->trainable) return;
+    watch(Variable::from_state(state));
+  }
+  var_reads_[state->id].push_back(outputs[0].id());
+  watched_.insert(outputs[0].id());
+}
+
 void GradientTape::reset() {
   entries_.clear();
   watched_.clear();
+  watched_vars_.clear();
+  var_reads_.clear();
   used_ = false;
 }
 
 void GradientTape::record(const OpCall& call, std::span<const Tensor> outputs) {
   if (!recording_) return;
+  if (call.inputs.empty() && call.op.name() == "ReadVariableOp") {
+    note_variable_read(call, outputs);
+    return;
+  }
   bool touches = false;
   for (const Tensor& t : call.inputs) {
     if (watched_.count(t.id())) {
@@ -95,6 +124,17 @@ void GradientTape::check_usable() {
 std::vector<Tensor> GradientTape::backprop(const std::vector<Tensor>& targets,
                                            const std::vector<Tensor>& sources,
                                            const GradientOptions& options) {
+  std::vector<Source> groups;
+  for (const Tensor& s : sources) {
+    TFCC_CHECK_ARG(s.defined(), "GradientTape.gradient: a source is an undefined Tensor");
+    groups.push_back({{s.id()}, s});
+  }
+  return backprop_sources(targets, groups, options);
+}
+
+std::vector<Tensor> GradientTape::backprop_sources(const std::vector<Tensor>& targets,
+                                                   const std::vector<Source>& sources,
+                                                   const GradientOptions& options) {
   // The gradient computation must not be recorded by this tape (outer tapes do record it, which
   // is what makes higher-order gradients work).
   Pause pause(*this);
@@ -159,12 +199,15 @@ std::vector<Tensor> GradientTape::backprop(const std::vector<Tensor>& targets,
     }
   }
   std::vector<Tensor> result;
-  for (const Tensor& s : sources) {
-    TFCC_CHECK_ARG(s.defined(), "GradientTape.gradient: a source is an undefined Tensor");
-    auto p = pending.find(s.id());
-    Tensor g = p == pending.end() ? Tensor() : aggregate_gradients(p->second);
+  for (const Source& s : sources) {
+    std::vector<Tensor> parts;
+    for (uint64_t id : s.ids) {
+      auto p = pending.find(id);
+      if (p != pending.end()) parts.insert(parts.end(), p->second.begin(), p->second.end());
+    }
+    Tensor g = aggregate_gradients(parts);
     if (!g.defined() && options.unconnected_gradients == UnconnectedGradients::kZero) {
-      g = zeros_like(s);
+      g = zeros_like(s.like);
     }
     result.push_back(g);
   }
@@ -188,6 +231,30 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target,
                                            const std::vector<Tensor>& sources,
                                            const GradientOptions& options) {
   return gradient(std::vector<Tensor>{target}, sources, options);
+}
+
+std::vector<Tensor> GradientTape::gradient(const Tensor& target,
+                                           const std::vector<Variable>& sources,
+                                           const GradientOptions& options) {
+  check_usable();
+  std::vector<Source> groups;
+  for (const Variable& v : sources) {
+    TFCC_CHECK_ARG(v.defined(), "GradientTape.gradient: a source is an undefined Variable");
+    auto it = var_reads_.find(v.id());
+    Source s;
+    if (it != var_reads_.end()) s.ids = it->second;
+    if (options.unconnected_gradients == UnconnectedGradients::kZero) {
+      ObserverPause pause;
+      s.like = v.read_value();
+    }
+    groups.push_back(std::move(s));
+  }
+  std::vector<Tensor> result = backprop_sources({target}, groups, options);
+  if (!options_.persistent) {
+    recording_ = false;
+    entries_.clear();
+  }
+  return result;
 }
 
 Tensor GradientTape::gradient(const Tensor& target, const Tensor& source,

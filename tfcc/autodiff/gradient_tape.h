@@ -29,6 +29,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "tfcc/core/variable.h"
 #include "tfcc/ops/dispatch.h"
 
 namespace tfcc {
@@ -61,6 +62,11 @@ class GradientTape : public OpObserver {
   /// Makes the tape trace operations on `t` (float tensors only; others are ignored, as TF).
   void watch(const Tensor& t);
   void watch(const std::vector<Tensor>& ts);
+  /// Makes the tape trace reads of `v` (trainable variables are watched automatically unless
+  /// watch_accessed_variables is false).
+  void watch(const Variable& v);
+  /// The variables this tape has watched, in first-seen order.
+  std::vector<Variable> watched_variables() const;
 
   /// d(target)/d(source) for each source; undefined Tensors (None) where unconnected, unless
   /// options say kZero.
@@ -71,6 +77,10 @@ class GradientTape : public OpObserver {
   /// Sum of targets' gradients (TF accepts a list of targets).
   std::vector<Tensor> gradient(const std::vector<Tensor>& targets,
                                const std::vector<Tensor>& sources,
+                               const GradientOptions& options = {});
+
+  /// d(target)/d(variable) for each variable: the sum over every read of it while recording.
+  std::vector<Tensor> gradient(const Tensor& target, const std::vector<Variable>& sources,
                                const GradientOptions& options = {});
 
   /// The full Jacobian: shape target.shape + source.shape.
@@ -112,13 +122,24 @@ class GradientTape : public OpObserver {
     Attrs attrs;
     GradFn custom;
   };
+  // A source: the tensor ids whose gradients sum to its gradient, and a tensor to take zeros from.
+  struct Source {
+    std::vector<uint64_t> ids;
+    Tensor like;
+  };
   std::vector<Tensor> backprop(const std::vector<Tensor>& targets,
                                const std::vector<Tensor>& sources, const GradientOptions& options);
+  std::vector<Tensor> backprop_sources(const std::vector<Tensor>& targets,
+                                       const std::vector<Source>& sources,
+                                       const GradientOptions& options);
+  void note_variable_read(const OpCall& call, std::span<const Tensor> outputs);
   void check_usable();
 
   GradientTapeOptions options_;
   std::vector<Entry> entries_;
   std::unordered_set<uint64_t> watched_;
+  std::vector<Variable> watched_vars_;                           // explicit and accessed
+  std::unordered_map<uint64_t, std::vector<uint64_t>> var_reads_;  // variable id -> read ids
   bool recording_ = true;
   bool registered_ = false;
   bool used_ = false;

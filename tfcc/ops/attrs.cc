@@ -16,6 +16,7 @@ std::string_view attr_type_name(AttrType t) {
     case AttrType::kInts: return "list(int)";
     case AttrType::kFloats: return "list(float)";
     case AttrType::kTensor: return "tensor";
+    case AttrType::kResource: return "resource";
   }
   return "?";
 }
@@ -29,6 +30,8 @@ std::string attr_value_string(const AttrValue& v) {
           os << "[";
           for (size_t i = 0; i < x.size(); ++i) os << (i ? ", " : "") << x[i];
           os << "]";
+        } else if constexpr (std::is_same_v<T, std::shared_ptr<VariableState>>) {
+          os << "<variable " << (x ? x->name : "null") << ">";
         } else if constexpr (std::is_same_v<T, Tensor>) {
           os << (x.defined() ? x.values_string() : "<undefined>");
         } else if constexpr (std::is_same_v<T, bool>) {

@@ -13,15 +13,17 @@
 #include <vector>
 
 #include "tfcc/core/tensor.h"
+#include "tfcc/core/variable.h"
 
 namespace tfcc {
 
 /// One attribute value. Integers are int64, reals double.
+/// A variable travels as an attribute of the ops that read and write it (kResource).
 using AttrValue = std::variant<int64_t, double, bool, std::string, DType, std::vector<int64_t>,
-                               std::vector<double>, Tensor>;
+                               std::vector<double>, Tensor, std::shared_ptr<VariableState>>;
 
 /// The kind of an attribute, declared by the op.
-enum class AttrType { kInt, kFloat, kBool, kString, kType, kInts, kFloats, kTensor };
+enum class AttrType { kInt, kFloat, kBool, kString, kType, kInts, kFloats, kTensor, kResource };
 
 /// The AttrType that an AttrValue holds.
 AttrType attr_type_of(const AttrValue& v);

@@ -12,6 +12,7 @@ void register_array_ops(OpRegistry& r);
 void register_creation_ops(OpRegistry& r);
 void register_random_ops(OpRegistry& r);
 void register_linalg_ops(OpRegistry& r);
+void register_variable_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -22,6 +23,7 @@ void register_all_ops(OpRegistry& r) {
   register_creation_ops(r);
   register_random_ops(r);
   register_linalg_ops(r);
+  register_variable_ops(r);
 }
 
 }  // namespace tfcc

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "tfcc/core/tensor.h"
+#include "tfcc/core/variable.h"
 
 namespace tfcc {
 
@@ -18,6 +19,7 @@ class Operand {
  public:
   Operand(const Tensor& t) : tensor_(t) {}  // NOLINT: implicit by design
   Operand(Tensor&& t) : tensor_(std::move(t)) {}  // NOLINT
+  Operand(const Variable& v) : tensor_(v.read_value()) {}  // NOLINT
   template <typename T>
     requires std::is_arithmetic_v<T>
   Operand(T v) : value_(static_cast<double>(v)) {  // NOLINT

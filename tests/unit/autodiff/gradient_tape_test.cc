@@ -195,3 +195,41 @@ TEST(GradientChecker, CatchesAWrongRule) {
 
 }  // namespace
 }  // namespace tfcc
+
+namespace tfcc {
+namespace {
+
+TEST(Variable, ReadAssignAndPrint) {
+  Variable v(constant({1.f, 2.f}), {.name = "v"});
+  EXPECT_EQ(v.read_value().to_vector<float>(), (std::vector<float>{1, 2}));
+  v.assign_add(constant({1.f, 1.f}));
+  v.assign_sub(constant({0.5f, 0.5f}));
+  EXPECT_EQ(v.read_value().to_vector<float>(), (std::vector<float>{1.5, 2.5}));
+  EXPECT_EQ(v.to_string(), "<tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=[1.5 2.5]>");
+  EXPECT_THROW(v.assign(constant({1, 2})), InvalidArgumentError);
+  EXPECT_THROW(v.assign(constant({1.f})), InvalidArgumentError);
+}
+
+TEST(Variable, TrainableVariablesAreWatchedAutomatically) {
+  Variable w(constant(3.0f)), frozen(constant(2.0f), {.trainable = false});
+  GradientTape tape;
+  Tensor y = w * w * frozen;
+  auto g = tape.gradient(y, std::vector<Variable>{w, frozen});
+  EXPECT_FLOAT_EQ(g[0].item<float>(), 12.f);
+  EXPECT_FALSE(g[1].defined());
+  EXPECT_EQ(tape.watched_variables().size(), 1u);
+}
+
+TEST(Variable, WatchAccessedVariablesFalse) {
+  Variable w(constant(3.0f));
+  GradientTape tape({.watch_accessed_variables = false});
+  Tensor y = w * w;
+  EXPECT_FALSE(tape.gradient(y, std::vector<Variable>{w})[0].defined());
+  GradientTape tape2({.watch_accessed_variables = false});
+  tape2.watch(w);
+  Tensor y2 = w * w;
+  EXPECT_FLOAT_EQ(tape2.gradient(y2, std::vector<Variable>{w})[0].item<float>(), 6.f);
+}
+
+}  // namespace
+}  // namespace tfcc
