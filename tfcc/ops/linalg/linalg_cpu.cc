@@ -153,7 +153,7 @@ struct CacheEntry {
 struct Cache {
   std::mutex mu;
   std::map<std::vector<int64_t>, std::shared_ptr<const CacheEntry>> entries;
-  std::atomic<int64_t> hits{0}, misses{0};
+  std::atomic<int64_t> hits{0}, misses{0}, fallbacks{0};
 };
 
 Cache& cache() {
@@ -240,9 +240,15 @@ std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapse
 
 bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   const Collapsed cb = collapse(p);
-  if (cb.out.size() + 2 > 6) return false;
+  if (cb.out.size() + 2 > 6) {
+    cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   std::shared_ptr<const CacheEntry> e = get_primitive(p, cb);
-  if (!e->prim) return false;
+  if (!e->prim) {
+    cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   dnnl::memory ma(e->a_md, engine(), const_cast<float*>(a));
   dnnl::memory mb(e->b_md, engine(), const_cast<float*>(b));
   dnnl::memory mc(e->c_md, engine(), c);
@@ -280,6 +286,7 @@ MatMulCacheStats matmul_cache_stats() {
   MatMulCacheStats s;
   s.hits = c.hits.load();
   s.misses = c.misses.load();
+  s.fallbacks = c.fallbacks.load();
   std::lock_guard lock(c.mu);
   s.entries = static_cast<int64_t>(c.entries.size());
   return s;
