@@ -30,11 +30,16 @@ struct Nested {
 };
 template <typename T>
 DType default_constant_dtype() {
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) return float32;
-  else if constexpr (std::is_same_v<T, bool>) return bool_;
-  else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, long long>) return int64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return uint8;
-  else return int32;
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>)
+    return float32;
+  else if constexpr (std::is_same_v<T, bool>)
+    return bool_;
+  else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, long long>)
+    return int64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return uint8;
+  else
+    return int32;
 }
 /// Makes a tensor of `dtype` from doubles/ints (checked conversion).
 Tensor make_constant(const std::vector<double>& values, const Shape& shape, DType dtype);
@@ -50,8 +55,8 @@ void check_rectangular(bool ok);
 
 /// A scalar constant.
 template <typename T>
-  requires std::is_arithmetic_v<T>
-Tensor constant(T value, std::optional<DType> dtype = std::nullopt) {
+requires std::is_arithmetic_v<T> Tensor constant(T value,
+                                                 std::optional<DType> dtype = std::nullopt) {
   return detail::make_constant_typed(std::vector<T>{value}, Shape{}, dtype);
 }
 /// A 1-D constant.
@@ -86,8 +91,8 @@ Tensor constant(std::initializer_list<std::initializer_list<std::initializer_lis
       v.insert(v.end(), r.begin(), r.end());
     }
   }
-  return detail::make_constant_typed(
-      v, Shape{static_cast<int64_t>(blocks.size()), rows, cols}, dtype);
+  return detail::make_constant_typed(v, Shape{static_cast<int64_t>(blocks.size()), rows, cols},
+                                     dtype);
 }
 /// A constant from a vector and a shape (default 1-D).
 template <typename T>

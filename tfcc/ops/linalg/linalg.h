@@ -16,7 +16,7 @@ namespace tfcc {
 using Loc = std::source_location;
 
 /// a @ b over the last two dims; leading dims are batch dims and broadcast.
-Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a = false,
-              bool transpose_b = false, Loc loc = Loc::current());
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a = false, bool transpose_b = false,
+              Loc loc = Loc::current());
 
 }  // namespace tfcc

@@ -28,8 +28,8 @@ void set_seed(uint64_t seed);
 Tensor uniform(std::vector<int64_t> shape, double minval = 0, double maxval = 1,
                DType dtype = float32, std::optional<int64_t> seed = {}, Loc loc = Loc::current());
 /// Normal with mean and stddev.
-Tensor normal(std::vector<int64_t> shape, double mean = 0, double stddev = 1,
-              DType dtype = float32, std::optional<int64_t> seed = {}, Loc loc = Loc::current());
+Tensor normal(std::vector<int64_t> shape, double mean = 0, double stddev = 1, DType dtype = float32,
+              std::optional<int64_t> seed = {}, Loc loc = Loc::current());
 /// Normal truncated to within two standard deviations (resampled, as TF).
 Tensor truncated_normal(std::vector<int64_t> shape, double mean = 0, double stddev = 1,
                         DType dtype = float32, std::optional<int64_t> seed = {},
@@ -42,9 +42,8 @@ Tensor categorical(const Tensor& logits, int64_t num_samples, std::optional<int6
 Tensor shuffle(const Tensor& x, std::optional<int64_t> seed = {}, Loc loc = Loc::current());
 
 /// Stateless variants: the same (shape, seed) always gives the same numbers.
-Tensor stateless_uniform(std::vector<int64_t> shape, std::array<int64_t, 2> seed,
-                         double minval = 0, double maxval = 1, DType dtype = float32,
-                         Loc loc = Loc::current());
+Tensor stateless_uniform(std::vector<int64_t> shape, std::array<int64_t, 2> seed, double minval = 0,
+                         double maxval = 1, DType dtype = float32, Loc loc = Loc::current());
 Tensor stateless_normal(std::vector<int64_t> shape, std::array<int64_t, 2> seed, double mean = 0,
                         double stddev = 1, DType dtype = float32, Loc loc = Loc::current());
 Tensor stateless_truncated_normal(std::vector<int64_t> shape, std::array<int64_t, 2> seed,

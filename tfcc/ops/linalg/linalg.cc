@@ -1,0 +1,143 @@
+// Definitions of the linalg family: MatMul (2-D) and BatchMatMulV2 (batched, broadcasting batch
+// dims), their shape functions and gradient rules (TensorFlow's formulas, written with matmul's
+// transpose flags so nothing is materialised), and the typed API.
+#include "tfcc/ops/linalg/linalg.h"
+
+#include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/linalg/linalg_internal.h"
+
+namespace tfcc {
+namespace {
+
+const std::vector<DType> kMatMulTypes = {float32, float64, int32, int64};
+
+std::string dims_string(const PartialShape& s) {
+  std::string out = "[";
+  for (int i = 0; i < s.rank(); ++i) out += internal::str_cat(i ? "," : "", s.dim(i));
+  return out + "]";
+}
+
+std::pair<bool, bool> transposes(const OpDef& op, const Attrs& attrs) {
+  if (op.name() == "MatMul") {
+    return {attrs.get<bool>("transpose_a"), attrs.get<bool>("transpose_b")};
+  }
+  return {attrs.get<bool>("adj_x"), attrs.get<bool>("adj_y")};
+}
+
+std::vector<OutputSpec> matmul_shape(const InferenceContext& c) {
+  const PartialShape a = c.shape(0), b = c.shape(1);
+  const bool batched = c.op().name() != "MatMul";
+  auto [ta, tb] = transposes(c.op(), c.attrs());
+  if (!a.rank_known() || !b.rank_known()) {
+    return {{c.dtype(0), PartialShape::unknown_rank()}};
+  }
+  for (int i = 0; i < 2; ++i) {
+    const PartialShape& s = i == 0 ? a : b;
+    if (!batched && s.rank() != 2) {
+      c.fail(
+          internal::str_cat("In[", i, "] is not a matrix. Instead it has shape ", dims_string(s)));
+    }
+    if (s.rank() < 2) c.fail(internal::str_cat("In[", i, "] ndims must be >= 2: ", s.rank()));
+  }
+  const int ra = a.rank(), rb = b.rank();
+  const int64_t m = a.dim(ta ? ra - 1 : ra - 2), ka = a.dim(ta ? ra - 2 : ra - 1);
+  const int64_t kb = b.dim(tb ? rb - 1 : rb - 2), n = b.dim(tb ? rb - 2 : rb - 1);
+  if (ka >= 0 && kb >= 0 && ka != kb) {
+    c.fail("Matrix size-incompatible: In[0]: " + dims_string(a) + ", In[1]: " + dims_string(b));
+  }
+  // Batch dims broadcast like NumPy's.
+  const int batch = std::max(ra, rb) - 2;
+  std::vector<int64_t> dims(size_t(batch) + 2);
+  for (int i = 0; i < batch; ++i) {
+    const int ia = i - (batch - (ra - 2)), ib = i - (batch - (rb - 2));
+    const int64_t da = ia >= 0 ? a.dim(ia) : 1, db = ib >= 0 ? b.dim(ib) : 1;
+    int64_t d;
+    if (da == 1) {
+      d = db;
+    } else if (db == 1) {
+      d = da;
+    } else if (da < 0 || db < 0) {
+      d = da < 0 ? db : da;
+    } else if (da == db) {
+      d = da;
+    } else {
+      c.fail("In[0] and In[1] must have compatible batch dimensions: " + dims_string(a) + " vs. " +
+             dims_string(b));
+    }
+    dims[size_t(i)] = d;
+  }
+  dims[size_t(batch)] = m;
+  dims[size_t(batch) + 1] = n;
+  PartialShape out(dims);
+  if (out.is_fully_defined()) {
+    int64_t total = 1;
+    for (int64_t d : dims) total = checked_mul(total, d);
+  }
+  return {{c.dtype(0), out}};
+}
+
+// TensorFlow's MatMul gradient, for C = op_a(A) @ op_b(B):
+//   (F, F): dA = dC @ B^T,      dB = A^T @ dC
+//   (F, T): dA = dC @ B,        dB = dC^T @ A
+//   (T, F): dA = B @ dC^T,      dB = A @ dC
+//   (T, T): dA = B^T @ dC^T,    dB = dC^T @ A^T
+// then summed over broadcast batch dims.
+std::vector<Tensor> matmul_grad(const GradContext& g) {
+  const Tensor &a = g.inputs[0], &b = g.inputs[1], &dc = g.grads[0];
+  if (!dc.defined() || !is_floating(a.dtype())) return {Tensor(), Tensor()};
+  auto [ta, tb] = transposes(g.op, g.attrs);
+  Tensor da, db;
+  if (!ta && !tb) {
+    da = matmul(dc, b, false, true);
+    db = matmul(a, dc, true, false);
+  } else if (!ta && tb) {
+    da = matmul(dc, b, false, false);
+    db = matmul(dc, a, true, false);
+  } else if (ta && !tb) {
+    da = matmul(b, dc, false, true);
+    db = matmul(a, dc, false, false);
+  } else {
+    da = matmul(b, dc, true, true);
+    db = matmul(dc, a, true, true);
+  }
+  return {sum_to_shape_of(da, a), sum_to_shape_of(db, b)};
+}
+
+}  // namespace
+
+void register_linalg_ops(OpRegistry& r) {
+  r.add("MatMul")
+      .input("a", "T")
+      .input("b", "T")
+      .output("product", "T")
+      .type_attr("T", kMatMulTypes)
+      .attr("transpose_a", AttrType::kBool, false)
+      .attr("transpose_b", AttrType::kBool, false)
+      .shape_fn(matmul_shape)
+      .cpu_kernels(linalg_cpu_kernel)
+      .gradient(matmul_grad);
+  r.add("BatchMatMulV2")
+      .input("x", "T")
+      .input("y", "T")
+      .output("output", "T")
+      .type_attr("T", kMatMulTypes)
+      .attr("adj_x", AttrType::kBool, false)
+      .attr("adj_y", AttrType::kBool, false)
+      .shape_fn(matmul_shape)
+      .cpu_kernels(linalg_cpu_kernel)
+      .gradient(matmul_grad);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b, Loc loc) {
+  static const OpDef& mm = op_def("MatMul");
+  static const OpDef& bmm = op_def("BatchMatMulV2");
+  Tensor in[] = {a, b};
+  const PartialShape sa = a.partial_shape(), sb = b.partial_shape();
+  if (sa.rank_known() && sb.rank_known() && sa.rank() == 2 && sb.rank() == 2) {
+    return dispatch1(mm, in, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}, loc);
+  }
+  return dispatch1(bmm, in, {{"adj_x", transpose_a}, {"adj_y", transpose_b}}, loc);
+}
+
+}  // namespace tfcc

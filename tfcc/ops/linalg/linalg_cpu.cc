@@ -1,0 +1,311 @@
+// CPU kernels of the linalg family. float32 matmuls run on oneDNN's matmul primitive, with the
+// transposes folded into the memory descriptors' strides and broadcast batch dims expressed as
+// size-1 dims; primitives are cached by (shapes, transposes, dtype). oneDNN has no float64 or
+// integer matmul: those run a blocked C++ loop (integers wrap, computed in unsigned arithmetic).
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
+
+#include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/linalg/linalg_internal.h"
+
+namespace tfcc {
+namespace {
+
+using kernels::parallel_for;
+
+// The problem after broadcasting: out[b] = op_a(A[a_off(b)]) @ op_b(B[b_off(b)]).
+struct Problem {
+  int64_t m = 0, k = 0, n = 0;
+  bool ta = false, tb = false;
+  std::vector<int64_t> out_batch;         // broadcast batch dims
+  std::vector<int64_t> a_batch, b_batch;  // padded to out_batch's rank, 1 where broadcast
+  int64_t batch_size() const {
+    int64_t s = 1;
+    for (int64_t d : out_batch) s *= d;
+    return s;
+  }
+};
+
+Problem make_problem(const KernelContext& c) {
+  const Shape &sa = c.input(0).shape(), &sb = c.input(1).shape();
+  Problem p;
+  if (c.op().name() == "MatMul") {
+    p.ta = c.attr<bool>("transpose_a");
+    p.tb = c.attr<bool>("transpose_b");
+  } else {
+    p.ta = c.attr<bool>("adj_x");
+    p.tb = c.attr<bool>("adj_y");
+  }
+  const int ra = sa.rank(), rb = sb.rank();
+  p.m = sa.dim(p.ta ? ra - 1 : ra - 2);
+  p.k = sa.dim(p.ta ? ra - 2 : ra - 1);
+  p.n = sb.dim(p.tb ? rb - 2 : rb - 1);
+  const int batch = std::max(ra, rb) - 2;
+  for (int i = 0; i < batch; ++i) {
+    const int ia = i - (batch - (ra - 2)), ib = i - (batch - (rb - 2));
+    const int64_t da = ia >= 0 ? sa.dim(ia) : 1, db = ib >= 0 ? sb.dim(ib) : 1;
+    p.a_batch.push_back(da);
+    p.b_batch.push_back(db);
+    p.out_batch.push_back(da == 1 ? db : da);
+  }
+  return p;
+}
+
+// ---- The generic loop (float64, integers, and float32 shapes oneDNN cannot take). ----
+
+template <typename T>
+using Acc = std::conditional_t<std::is_same_v<T, int32_t>, uint32_t,
+                               std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, T>>;
+
+template <typename T>
+void matmul_loop(const Problem& p, const T* a, const T* b, T* c) {
+  const int64_t m = p.m, k = p.k, n = p.n;
+  const int64_t batches = p.batch_size();
+  const int rank = static_cast<int>(p.out_batch.size());
+  // Element offsets of each batch of A and B (broadcast dims repeat).
+  std::vector<int64_t> a_off(static_cast<size_t>(batches)), b_off(static_cast<size_t>(batches));
+  for (int64_t ob = 0; ob < batches; ++ob) {
+    int64_t rem = ob, ia = 0, ib = 0, sa = m * k, sb = k * n;
+    for (int i = rank - 1; i >= 0; --i) {
+      const int64_t idx = rem % p.out_batch[size_t(i)];
+      rem /= p.out_batch[size_t(i)];
+      if (p.a_batch[size_t(i)] != 1) ia += idx * sa;
+      if (p.b_batch[size_t(i)] != 1) ib += idx * sb;
+      sa *= p.a_batch[size_t(i)];
+      sb *= p.b_batch[size_t(i)];
+    }
+    a_off[size_t(ob)] = ia;
+    b_off[size_t(ob)] = ib;
+  }
+  constexpr int64_t kRows = 4;  // rows of C computed together, sharing each row of B
+  const int64_t tiles_per_batch = (m + kRows - 1) / kRows;
+  const int64_t work_per_tile = std::max<int64_t>(1, kRows * k * std::max<int64_t>(n, 1));
+  parallel_for(
+      batches * tiles_per_batch,
+      [&](int64_t lo, int64_t hi) {
+        std::vector<Acc<T>> arow(static_cast<size_t>(kRows * k)),
+            acc(static_cast<size_t>(kRows * n));
+        for (int64_t t = lo; t < hi; ++t) {
+          const int64_t ob = t / tiles_per_batch;
+          const int64_t m0 = (t % tiles_per_batch) * kRows;
+          const int64_t rows = std::min(kRows, m - m0);
+          const T* pa = a + a_off[size_t(ob)];
+          const T* pb = b + b_off[size_t(ob)];
+          // Gather op_a(A)[m0 + r, :] contiguously.
+          for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t kk = 0; kk < k; ++kk) {
+              arow[size_t(r * k + kk)] =
+                  Acc<T>(p.ta ? pa[kk * m + (m0 + r)] : pa[(m0 + r) * k + kk]);
+            }
+          }
+          std::fill(acc.begin(), acc.end(), Acc<T>(0));
+          if (!p.tb) {
+            // acc[r, :] += A[r, kk] * B[kk, :]   (B rows contiguous)
+            for (int64_t kk = 0; kk < k; ++kk) {
+              const T* brow = pb + kk * n;
+              for (int64_t r = 0; r < rows; ++r) {
+                const Acc<T> av = arow[size_t(r * k + kk)];
+                Acc<T>* cr = acc.data() + r * n;
+                for (int64_t j = 0; j < n; ++j) cr[j] += av * Acc<T>(brow[j]);
+              }
+            }
+          } else {
+            // acc[r, j] = A[r, :] . B^T[j, :]   (B stored [n, k]: rows contiguous in k)
+            for (int64_t j = 0; j < n; ++j) {
+              const T* bcol = pb + j * k;
+              for (int64_t r = 0; r < rows; ++r) {
+                const Acc<T>* ar = arow.data() + r * k;
+                Acc<T> s = 0;
+                for (int64_t kk = 0; kk < k; ++kk) s += ar[kk] * Acc<T>(bcol[kk]);
+                acc[size_t(r * n + j)] = s;
+              }
+            }
+          }
+          T* pc = c + (ob * m + m0) * n;
+          for (int64_t i = 0; i < rows * n; ++i) pc[i] = static_cast<T>(acc[size_t(i)]);
+        }
+      },
+      std::max<int64_t>(1, (int64_t{1} << 18) / work_per_tile));
+}
+
+// ---- oneDNN ----
+
+dnnl::engine& engine() {
+  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *e;
+}
+
+dnnl::stream& stream() {
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
+struct CacheEntry {
+  std::unique_ptr<dnnl::matmul> prim;  // null: oneDNN rejected the problem (use the loop)
+  dnnl::memory::desc a_md, b_md, c_md;
+};
+
+struct Cache {
+  std::mutex mu;
+  std::map<std::vector<int64_t>, std::shared_ptr<const CacheEntry>> entries;
+  std::atomic<int64_t> hits{0}, misses{0}, fallbacks{0};
+};
+
+Cache& cache() {
+  static Cache* c = new Cache;
+  return *c;
+}
+
+// Batch dims merged where A and B broadcast alike, so most problems have one batch dim.
+struct Collapsed {
+  std::vector<int64_t> a, b, out;
+};
+Collapsed collapse(const Problem& p) {
+  Collapsed r;
+  int last_kind = -1;
+  for (size_t i = 0; i < p.out_batch.size(); ++i) {
+    const int64_t da = p.a_batch[i], db = p.b_batch[i], d = p.out_batch[i];
+    if (d == 1) continue;
+    const int kind = da == db ? 0 : (da == 1 ? 1 : 2);
+    if (kind == last_kind) {
+      r.a.back() *= da;
+      r.b.back() *= db;
+      r.out.back() *= d;
+    } else {
+      r.a.push_back(da);
+      r.b.push_back(db);
+      r.out.push_back(d);
+      last_kind = kind;
+    }
+  }
+  return r;
+}
+
+// Strides of a row-major [batch..., rows, cols] array seen as [batch..., x, y] where
+// (x, y) = (rows, cols), or (cols, rows) when transposed.
+dnnl::memory::desc strided_desc(const std::vector<int64_t>& batch, int64_t rows, int64_t cols,
+                                bool transposed) {
+  const size_t nd = batch.size() + 2;
+  dnnl::memory::dims dims(nd), strides(nd);
+  dims[nd - 2] = transposed ? cols : rows;
+  dims[nd - 1] = transposed ? rows : cols;
+  strides[nd - 2] = transposed ? 1 : cols;
+  strides[nd - 1] = transposed ? cols : 1;
+  int64_t s = rows * cols;
+  for (size_t i = batch.size(); i-- > 0;) {
+    dims[i] = batch[i];
+    strides[i] = s;
+    s *= batch[i];
+  }
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapsed& cb) {
+  std::vector<int64_t> key = {static_cast<int64_t>(float32),      p.m, p.k, p.n, p.ta, p.tb,
+                              static_cast<int64_t>(cb.out.size())};
+  key.insert(key.end(), cb.a.begin(), cb.a.end());
+  key.insert(key.end(), cb.b.begin(), cb.b.end());
+  Cache& c = cache();
+  {
+    std::lock_guard lock(c.mu);
+    auto it = c.entries.find(key);
+    if (it != c.entries.end()) {
+      c.hits.fetch_add(1, std::memory_order_relaxed);
+      return it->second;
+    }
+  }
+  // Build outside the lock (primitive creation can take a while); a racing builder of the same
+  // key just loses its copy.
+  auto e = std::make_shared<CacheEntry>();
+  e->a_md = p.ta ? strided_desc(cb.a, p.k, p.m, true) : strided_desc(cb.a, p.m, p.k, false);
+  e->b_md = p.tb ? strided_desc(cb.b, p.n, p.k, true) : strided_desc(cb.b, p.k, p.n, false);
+  e->c_md = strided_desc(cb.out, p.m, p.n, false);
+  try {
+    dnnl::matmul::desc d(e->a_md, e->b_md, e->c_md);
+    dnnl::matmul::primitive_desc pd(d, engine());
+    e->prim = std::make_unique<dnnl::matmul>(pd);
+  } catch (const dnnl::error&) {
+    e->prim.reset();
+  }
+  std::lock_guard lock(c.mu);
+  c.misses.fetch_add(1, std::memory_order_relaxed);
+  auto [it, inserted] = c.entries.emplace(std::move(key), std::move(e));
+  return it->second;
+}
+
+bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
+  const Collapsed cb = collapse(p);
+  if (cb.out.size() + 2 > 6) {
+    cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  std::shared_ptr<const CacheEntry> e = get_primitive(p, cb);
+  if (!e->prim) {
+    cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  dnnl::memory ma(e->a_md, engine(), const_cast<float*>(a));
+  dnnl::memory mb(e->b_md, engine(), const_cast<float*>(b));
+  dnnl::memory mc(e->c_md, engine(), c);
+  dnnl::stream& s = stream();
+  e->prim->execute(s, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+  s.wait();
+  return true;
+}
+
+template <typename T>
+void matmul_kernel(KernelContext& ctx) {
+  const Problem p = make_problem(ctx);
+  std::vector<int64_t> out_dims = p.out_batch;
+  out_dims.push_back(p.m);
+  out_dims.push_back(p.n);
+  Tensor& out = ctx.allocate_output(0, Shape(out_dims));
+  T* pc = out.mutable_data<T>();
+  if (out.num_elements() == 0) return;
+  if (p.k == 0) {
+    std::fill(pc, pc + out.num_elements(), T(0));
+    return;
+  }
+  const T* pa = ctx.input(0).data<T>();
+  const T* pb = ctx.input(1).data<T>();
+  if constexpr (std::is_same_v<T, float>) {
+    if (run_onednn(p, pa, pb, pc)) return;
+  }
+  matmul_loop<T>(p, pa, pb, pc);
+}
+
+}  // namespace
+
+MatMulCacheStats matmul_cache_stats() {
+  Cache& c = cache();
+  MatMulCacheStats s;
+  s.hits = c.hits.load();
+  s.misses = c.misses.load();
+  s.fallbacks = c.fallbacks.load();
+  std::lock_guard lock(c.mu);
+  s.entries = static_cast<int64_t>(c.entries.size());
+  return s;
+}
+
+KernelFn linalg_cpu_kernel(const std::string& op, DType dtype) {
+  if (op != "MatMul" && op != "BatchMatMulV2") return nullptr;
+  switch (dtype) {
+    case float32:
+      return matmul_kernel<float>;
+    case float64:
+      return matmul_kernel<double>;
+    case int32:
+      return matmul_kernel<int32_t>;
+    case int64:
+      return matmul_kernel<int64_t>;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace tfcc

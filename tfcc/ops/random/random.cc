@@ -1,0 +1,327 @@
+// Definitions of the random family: seeds (TensorFlow's global + op seed rules), the stateful and
+// stateless random ops, and the typed API. Random ops are not differentiable; the stateful ones
+// are marked stateful so graph passes never fold or merge them.
+#include "tfcc/ops/random/random.h"
+
+#include <limits>
+#include <map>
+#include <mutex>
+#include <random>
+
+#include "tfcc/ops/creation/creation_internal.h"
+#include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/random/random_internal.h"
+
+namespace tfcc {
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+uint64_t pair_key(int64_t a, int64_t b) {
+  return splitmix64(uint64_t(a) ^ splitmix64(uint64_t(b) + 0x632BE59BD9B4E019ull));
+}
+
+struct SeedState {
+  std::mutex mu;
+  std::optional<uint64_t> global_seed;
+  uint64_t op_counter = 0;
+  std::map<std::pair<int64_t, int64_t>, uint64_t> calls;  // per seed pair
+};
+
+SeedState& seed_state() {
+  static SeedState* s = new SeedState;  // never destroyed: used from any thread until exit
+  return *s;
+}
+
+constexpr int64_t kDefaultGraphSeed = 87654321;
+
+// TensorFlow's random_seed.get_seed: the (seed, seed2) attributes of one op call.
+std::pair<int64_t, int64_t> get_seed(std::optional<int64_t> op_seed) {
+  SeedState& s = seed_state();
+  std::lock_guard lock(s.mu);
+  std::pair<int64_t, int64_t> p;
+  if (s.global_seed) {
+    int64_t seed2;
+    if (op_seed) {
+      seed2 = *op_seed;
+    } else {
+      seed2 = static_cast<int64_t>(splitmix64(*s.global_seed ^ splitmix64(s.op_counter++)) &
+                                   0x7fffffffull);
+    }
+    p = {static_cast<int64_t>(*s.global_seed), seed2};
+  } else if (op_seed) {
+    p = {kDefaultGraphSeed, *op_seed};
+  } else {
+    return {0, 0};  // nondeterministic
+  }
+  if (p.first == 0 && p.second == 0) p.second = std::numeric_limits<int32_t>::max();
+  return p;
+}
+
+void check_shape(const InferenceContext& c, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) {
+      std::string s;
+      for (size_t i = 0; i < dims.size(); ++i) s += internal::str_cat(i ? "," : "", dims[i]);
+      c.fail("Shape dimensions must be >= 0, got [" + s + "]");
+    }
+    n = checked_mul(n, d);
+  }
+}
+
+std::vector<OutputSpec> uniform_shape(const InferenceContext& c) {
+  const auto& dims = c.attr<std::vector<int64_t>>("shape");
+  DType dt = c.attr<DType>("dtype");
+  check_shape(c, dims);
+  double lo = c.attr<double>("minval"), hi = c.attr<double>("maxval");
+  if (is_integer(dt)) {
+    for (double v : {lo, hi}) {
+      if (!dtype_holds(dt, v)) {
+        c.fail(
+            internal::str_cat("Cannot convert ", v, " to EagerTensor of dtype ", dtype_name(dt)));
+      }
+    }
+  }
+  if (!(lo < hi)) c.fail(internal::str_cat("Need minval < maxval: ", lo, " >= ", hi));
+  if (!std::isfinite(lo) || !std::isfinite(hi)) {
+    c.fail(internal::str_cat("Need finite minval and maxval: ", lo, ", ", hi));
+  }
+  return {{dt, PartialShape(dims)}};
+}
+
+std::vector<OutputSpec> normal_shape(const InferenceContext& c) {
+  const auto& dims = c.attr<std::vector<int64_t>>("shape");
+  check_shape(c, dims);
+  return {{c.attr<DType>("dtype"), PartialShape(dims)}};
+}
+
+void check_seed_attr(const InferenceContext& c) {
+  if (c.attr<std::vector<int64_t>>("seed").size() != 2) {
+    c.fail(internal::str_cat("seed must have shape [2], not [",
+                             c.attr<std::vector<int64_t>>("seed").size(), "]"));
+  }
+}
+
+std::vector<OutputSpec> multinomial_shape(const InferenceContext& c) {
+  PartialShape s = c.shape(0);
+  const int64_t n = c.attr<int64_t>("num_samples");
+  if (n < 0) c.fail(internal::str_cat("num_samples should be nonnegative, got ", n));
+  if (!s.rank_known()) return {{int64, PartialShape({-1, n})}};
+  if (s.rank() != 2) c.fail("logits should be a matrix, got shape " + s.to_string());
+  if (s.dim(1) == 0 && n > 0) c.fail("num_classes should be positive, got 0");
+  if (s.dim(0) >= 0) checked_mul(s.dim(0), n);
+  return {{int64, PartialShape({s.dim(0), n})}};
+}
+
+std::vector<OutputSpec> same_shape(const InferenceContext& c) { return {{c.dtype(0), c.shape(0)}}; }
+
+OpDef& seeded(OpDef& op) {
+  return op.attr("seed", AttrType::kInt, int64_t{0}).attr("seed2", AttrType::kInt, int64_t{0});
+}
+
+}  // namespace
+
+namespace random_internal {
+
+Philox stateful_generator(int64_t seed, int64_t seed2) {
+  if (seed == 0 && seed2 == 0) {
+    static thread_local std::random_device rd;
+    uint64_t k = (uint64_t(rd()) << 32) ^ rd();
+    uint64_t st = (uint64_t(rd()) << 32) ^ rd();
+    return Philox(k, st);
+  }
+  SeedState& s = seed_state();
+  uint64_t call;
+  {
+    std::lock_guard lock(s.mu);
+    call = s.calls[{seed, seed2}]++;
+  }
+  return Philox(pair_key(seed, seed2), call);
+}
+
+Philox stateless_generator(int64_t seed0, int64_t seed1) {
+  return Philox(pair_key(seed0, seed1), ~uint64_t{0});
+}
+
+void reset_streams() {
+  SeedState& s = seed_state();
+  std::lock_guard lock(s.mu);
+  s.calls.clear();
+  s.op_counter = 0;
+}
+
+}  // namespace random_internal
+
+void register_random_ops(OpRegistry& r) {
+  const std::vector<DType> uniform_types = {float32, float64, int32, int64};
+  seeded(r.add("RandomUniform")
+             .output("output", "dtype")
+             .type_attr("dtype", uniform_types)
+             .attr("shape", AttrType::kInts)
+             .attr("minval", AttrType::kFloat, 0.0)
+             .attr("maxval", AttrType::kFloat, 1.0))
+      .shape_fn(uniform_shape)
+      .cpu_kernels(random_cpu_kernel)
+      .stateful()
+      .not_differentiable();
+  for (const char* name : {"RandomStandardNormal", "TruncatedNormal"}) {
+    seeded(r.add(name)
+               .output("output", "dtype")
+               .type_attr("dtype", kFloatTypes)
+               .attr("shape", AttrType::kInts)
+               .attr("mean", AttrType::kFloat, 0.0)
+               .attr("stddev", AttrType::kFloat, 1.0))
+        .shape_fn(normal_shape)
+        .cpu_kernels(random_cpu_kernel)
+        .stateful()
+        .not_differentiable();
+  }
+  seeded(r.add("Multinomial")
+             .input("logits", "T")
+             .output("output", int64)
+             .type_attr("T", kFloatTypes)
+             .attr("num_samples", AttrType::kInt))
+      .shape_fn(multinomial_shape)
+      .cpu_kernels(random_cpu_kernel)
+      .stateful()
+      .not_differentiable();
+  seeded(r.add("RandomShuffle").input("value", "T").output("output", "T").type_attr("T", kAllTypes))
+      .shape_fn(same_shape)
+      .cpu_kernels(random_cpu_kernel)
+      .stateful()
+      .not_differentiable();
+  // Stateless ops are pure functions of their attributes: not stateful.
+  r.add("StatelessRandomUniformV2")
+      .output("output", "dtype")
+      .type_attr("dtype", uniform_types)
+      .attr("shape", AttrType::kInts)
+      .attr("seed", AttrType::kInts)
+      .attr("minval", AttrType::kFloat, 0.0)
+      .attr("maxval", AttrType::kFloat, 1.0)
+      .shape_fn([](const InferenceContext& c) {
+        check_seed_attr(c);
+        return uniform_shape(c);
+      })
+      .cpu_kernels(random_cpu_kernel)
+      .not_differentiable();
+  for (const char* name : {"StatelessRandomNormalV2", "StatelessTruncatedNormalV2"}) {
+    r.add(name)
+        .output("output", "dtype")
+        .type_attr("dtype", kFloatTypes)
+        .attr("shape", AttrType::kInts)
+        .attr("seed", AttrType::kInts)
+        .attr("mean", AttrType::kFloat, 0.0)
+        .attr("stddev", AttrType::kFloat, 1.0)
+        .shape_fn([](const InferenceContext& c) {
+          check_seed_attr(c);
+          return normal_shape(c);
+        })
+        .cpu_kernels(random_cpu_kernel)
+        .not_differentiable();
+  }
+}
+
+}  // namespace tfcc
+
+namespace tfcc::random {
+
+void set_seed(uint64_t seed) {
+  {
+    SeedState& s = seed_state();
+    std::lock_guard lock(s.mu);
+    s.global_seed = seed;
+  }
+  random_internal::reset_streams();
+}
+
+namespace {
+Tensor call_seeded(const OpDef& op, std::span<const Tensor> in, Attrs attrs,
+                   std::optional<int64_t> seed, Loc loc) {
+  auto [s1, s2] = get_seed(seed);
+  attrs.set("seed", s1);
+  attrs.set("seed2", s2);
+  return dispatch1(op, in, std::move(attrs), loc);
+}
+}  // namespace
+
+Tensor uniform(std::vector<int64_t> shape, double minval, double maxval, DType dtype,
+               std::optional<int64_t> seed, Loc loc) {
+  static const OpDef& op = op_def("RandomUniform");
+  return call_seeded(
+      op, {},
+      {{"shape", std::move(shape)}, {"minval", minval}, {"maxval", maxval}, {"dtype", dtype}}, seed,
+      loc);
+}
+
+Tensor normal(std::vector<int64_t> shape, double mean, double stddev, DType dtype,
+              std::optional<int64_t> seed, Loc loc) {
+  static const OpDef& op = op_def("RandomStandardNormal");
+  return call_seeded(
+      op, {}, {{"shape", std::move(shape)}, {"mean", mean}, {"stddev", stddev}, {"dtype", dtype}},
+      seed, loc);
+}
+
+Tensor truncated_normal(std::vector<int64_t> shape, double mean, double stddev, DType dtype,
+                        std::optional<int64_t> seed, Loc loc) {
+  static const OpDef& op = op_def("TruncatedNormal");
+  return call_seeded(
+      op, {}, {{"shape", std::move(shape)}, {"mean", mean}, {"stddev", stddev}, {"dtype", dtype}},
+      seed, loc);
+}
+
+Tensor categorical(const Tensor& logits, int64_t num_samples, std::optional<int64_t> seed,
+                   Loc loc) {
+  static const OpDef& op = op_def("Multinomial");
+  Tensor in[] = {logits};
+  return call_seeded(op, in, {{"num_samples", num_samples}}, seed, loc);
+}
+
+Tensor shuffle(const Tensor& x, std::optional<int64_t> seed, Loc loc) {
+  static const OpDef& op = op_def("RandomShuffle");
+  Tensor in[] = {x};
+  return call_seeded(op, in, {}, seed, loc);
+}
+
+Tensor stateless_uniform(std::vector<int64_t> shape, std::array<int64_t, 2> seed, double minval,
+                         double maxval, DType dtype, Loc loc) {
+  static const OpDef& op = op_def("StatelessRandomUniformV2");
+  return dispatch1(op, {},
+                   {{"shape", std::move(shape)},
+                    {"seed", std::vector<int64_t>{seed[0], seed[1]}},
+                    {"minval", minval},
+                    {"maxval", maxval},
+                    {"dtype", dtype}},
+                   loc);
+}
+
+Tensor stateless_normal(std::vector<int64_t> shape, std::array<int64_t, 2> seed, double mean,
+                        double stddev, DType dtype, Loc loc) {
+  static const OpDef& op = op_def("StatelessRandomNormalV2");
+  return dispatch1(op, {},
+                   {{"shape", std::move(shape)},
+                    {"seed", std::vector<int64_t>{seed[0], seed[1]}},
+                    {"mean", mean},
+                    {"stddev", stddev},
+                    {"dtype", dtype}},
+                   loc);
+}
+
+Tensor stateless_truncated_normal(std::vector<int64_t> shape, std::array<int64_t, 2> seed,
+                                  double mean, double stddev, DType dtype, Loc loc) {
+  static const OpDef& op = op_def("StatelessTruncatedNormalV2");
+  return dispatch1(op, {},
+                   {{"shape", std::move(shape)},
+                    {"seed", std::vector<int64_t>{seed[0], seed[1]}},
+                    {"mean", mean},
+                    {"stddev", stddev},
+                    {"dtype", dtype}},
+                   loc);
+}
+
+}  // namespace tfcc::random
