@@ -16,15 +16,20 @@ namespace tfcc {
 /// Index markers for the C++ indexing syntax: x(all, Slice(1, none), 0, newaxis).
 struct None {};
 inline constexpr None none{};
-/// A Python-style slice start:stop:step; any part may be none.
+/// One bound of a Slice: an integer or none.
+struct SliceBound {
+  std::optional<int64_t> value;
+  SliceBound(None) {}                                 // NOLINT: implicit by design
+  SliceBound(std::nullopt_t) {}                       // NOLINT
+  SliceBound(int v) : value(v) {}                     // NOLINT
+  SliceBound(int64_t v) : value(v) {}                 // NOLINT
+  SliceBound(std::optional<int64_t> v) : value(v) {}  // NOLINT
+};
+/// A Python-style slice start:stop:step; any part may be none: Slice(none, none, -1) is ::-1.
 struct Slice {
   std::optional<int64_t> start, stop, step;
-  Slice(std::optional<int64_t> start_, std::optional<int64_t> stop_,
-        std::optional<int64_t> step_ = std::nullopt)
-      : start(start_), stop(stop_), step(step_) {}
-  Slice(None, std::optional<int64_t> stop_) : stop(stop_) {}
-  Slice(std::optional<int64_t> start_, None) : start(start_) {}
-  Slice(None, None) {}
+  Slice(SliceBound start_, SliceBound stop_, SliceBound step_ = none)
+      : start(start_.value), stop(stop_.value), step(step_.value) {}
 };
 /// ":" — the whole axis.
 inline const Slice all{none, none};
@@ -40,11 +45,11 @@ struct Index {
   enum Kind { kInt, kSlice, kEllipsis, kNewAxis } kind;
   int64_t i = 0;
   Slice s{none, none};
-  Index(int v) : kind(kInt), i(v) {}           // NOLINT
-  Index(int64_t v) : kind(kInt), i(v) {}       // NOLINT
-  Index(Slice v) : kind(kSlice), s(v) {}       // NOLINT
-  Index(Ellipsis) : kind(kEllipsis) {}         // NOLINT
-  Index(NewAxis) : kind(kNewAxis) {}           // NOLINT
+  Index(int v) : kind(kInt), i(v) {}      // NOLINT
+  Index(int64_t v) : kind(kInt), i(v) {}  // NOLINT
+  Index(Slice v) : kind(kSlice), s(v) {}  // NOLINT
+  Index(Ellipsis) : kind(kEllipsis) {}    // NOLINT
+  Index(NewAxis) : kind(kNewAxis) {}      // NOLINT
 };
 
 }  // namespace tfcc

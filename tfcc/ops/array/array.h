@@ -10,8 +10,8 @@
 #include <source_location>
 #include <vector>
 
-#include "tfcc/core/tensor.h"
 #include "tfcc/core/index.h"
+#include "tfcc/core/tensor.h"
 #include "tfcc/ops/axes.h"
 
 namespace tfcc {
@@ -33,8 +33,7 @@ Tensor stack(const std::vector<Tensor>& values, int64_t axis = 0, Loc loc = Loc:
 /// Splits along `axis` into its slices, removing the axis.
 std::vector<Tensor> unstack(const Tensor& x, int64_t axis = 0, Loc loc = Loc::current());
 /// Splits into `num` equal parts along `axis`.
-std::vector<Tensor> split(const Tensor& x, int64_t num, int64_t axis = 0,
-                          Loc loc = Loc::current());
+std::vector<Tensor> split(const Tensor& x, int64_t num, int64_t axis = 0, Loc loc = Loc::current());
 /// Splits into parts of the given sizes along `axis` (one size may be -1).
 std::vector<Tensor> split(const Tensor& x, std::vector<int64_t> sizes, int64_t axis,
                           Loc loc = Loc::current());
@@ -47,16 +46,16 @@ Tensor strided_slice(const Tensor& x, std::vector<int64_t> begin, std::vector<in
                      int64_t ellipsis_mask = 0, int64_t new_axis_mask = 0,
                      int64_t shrink_axis_mask = 0, Loc loc = Loc::current());
 /// Gathers slices along `axis` by integer `indices`; out-of-range indices are an error.
-Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis = 0,
-              int64_t batch_dims = 0, Loc loc = Loc::current());
+Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis = 0, int64_t batch_dims = 0,
+              Loc loc = Loc::current());
 /// Gathers slices addressed by the last dimension of `indices`.
 Tensor gather_nd(const Tensor& params, const Tensor& indices, Loc loc = Loc::current());
 /// Scatters `updates` into zeros of `shape` at `indices` (duplicates add).
 Tensor scatter_nd(const Tensor& indices, const Tensor& updates, std::vector<int64_t> shape,
                   Loc loc = Loc::current());
 /// A copy of `tensor` with the slices at `indices` replaced by `updates`.
-Tensor tensor_scatter_nd_update(const Tensor& tensor, const Tensor& indices,
-                                const Tensor& updates, Loc loc = Loc::current());
+Tensor tensor_scatter_nd_update(const Tensor& tensor, const Tensor& indices, const Tensor& updates,
+                                Loc loc = Loc::current());
 /// Pads with `constant_values`; `paddings` is [[before, after], ...] per dimension.
 /// mode: "CONSTANT", "REFLECT" or "SYMMETRIC".
 Tensor pad(const Tensor& x, std::vector<std::vector<int64_t>> paddings,

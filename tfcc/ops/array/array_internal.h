@@ -1,0 +1,45 @@
+// Between the array family's definitions (array.cc, slicing.cc, gather_scatter.cc) and its
+// kernels (array_cpu.cc): the kernel lookup and the index arithmetic both sides share.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tfcc/ops/op_def.h"
+#include "tfcc/ops/registry.h"
+
+namespace tfcc {
+
+/// The CPU kernel of array op `op` for `dtype`, or nullptr.
+KernelFn array_cpu_kernel(const std::string& op, DType dtype);
+
+/// TensorFlow's StridedSlice spec, resolved against an input shape (the "dense" spec: one entry
+/// per input dimension).
+struct StridedSliceSpec {
+  std::vector<int64_t> begin;       ///< first index read, per input dim (canonical, in range)
+  std::vector<int64_t> strides;     ///< per input dim
+  std::vector<int64_t> dense_dims;  ///< elements taken per input dim (-1: unknown)
+  std::vector<int64_t> final_dims;  ///< the output shape (shrunk axes removed, new axes added)
+};
+
+/// Resolves begin/end/strides and the five masks from `attrs` against `in_dims` (which may hold
+/// -1 for unknown dimensions). Fails through `op` with TensorFlow's messages.
+StridedSliceSpec strided_slice_spec(const OpDef& op, const std::vector<int64_t>& in_dims,
+                                    const Attrs& attrs);
+
+/// Validates the attributes "paddings" (flattened [rank, 2]) against a rank; returns them.
+std::vector<int64_t> checked_paddings(const OpDef& op, const Attrs& attrs, int rank);
+
+/// Registers Slice, StridedSlice, StridedSliceGrad (slicing.cc).
+void register_slicing_ops(OpRegistry& r);
+/// Registers GatherV2, GatherNd, ScatterNd, TensorScatterUpdate (gather_scatter.cc).
+void register_gather_scatter_ops(OpRegistry& r);
+
+/// "[2,3]": dimensions as TensorFlow's messages print them.
+std::string dims_str(const std::vector<int64_t>& dims);
+/// The fully known dimensions of `t`; UnimplementedError naming `what` otherwise.
+std::vector<int64_t> static_dims(const Tensor& t, const char* what);
+/// `axis` normalised into [0, rank); fails through `c` naming `what` when out of range.
+int64_t checked_axis(const InferenceContext& c, int64_t axis, int64_t rank, const char* what);
+
+}  // namespace tfcc
