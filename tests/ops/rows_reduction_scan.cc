@@ -28,7 +28,7 @@ void fit(std::vector<Case>& cases, int64_t axis) {
   });
 }
 
-std::vector<Case> scan_cases(double lo, double hi, bool rank3) {
+std::vector<Case> scan_cases(double lo, double hi) {
   std::vector<Case> c = {
       {"vector", {filled({7}, lo, hi, 1)}, {}},
       {"matrix", {filled({3, 4}, lo, hi, 2)}, {}},
@@ -40,7 +40,7 @@ std::vector<Case> scan_cases(double lo, double hi, bool rank3) {
        kFloat},
       {"signed", {filled({4, 5}, -5, 5, 5)}, kSigned},
   };
-  if (rank3) c.push_back({"rank 3", {filled({2, 3, 4}, lo, hi, 6)}, {}});
+  c.push_back({"rank 3", {filled({2, 3, 4}, lo, hi, 6)}, {}});
   return c;
 }
 
@@ -50,7 +50,7 @@ OpRow arg_row(bool is_max, int64_t axis, DType out_type, const std::string& suff
   row.name = (is_max ? "argmax" : "argmin") + suffix;
   row.ops = {op};
   row.dtypes = kNumeric;
-  row.cases = scan_cases(0, 100, true);
+  row.cases = scan_cases(0, 100);
   if (axis == 0) row.cases.erase(row.cases.begin() + 2);  // reducing an empty axis is invalid
   fit(row.cases, axis);
   row.out_dtype = [out_type](DType) { return out_type; };
@@ -115,7 +115,7 @@ OpRow cum_row(bool prod, int64_t axis, bool exclusive, bool reverse, const std::
   row.name = (prod ? "cumprod" : "cumsum") + suffix;
   row.ops = {op};
   row.dtypes = kNumeric;
-  row.cases = prod ? scan_cases(0.5, 1.5, true) : scan_cases(0, 10, true);
+  row.cases = prod ? scan_cases(0.5, 1.5) : scan_cases(0, 10);
   if (prod) row.cases.push_back({"int wraps", {filled({2, 40}, 1, 9, 7)}, {int32, int64, uint8}});
   row.cases.push_back({"empty axis", {shaped({3, 0}, {})}, {}});
   fit(row.cases, axis);
