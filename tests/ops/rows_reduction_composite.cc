@@ -147,7 +147,6 @@ OpRow softmax_row(bool log, int64_t axis, const std::string& suffix) {
     int64_t outer = 1, n = x.shape[a], inner = 1;
     for (int64_t i = 0; i < a; ++i) outer *= x.shape[i];
     for (int64_t i = a + 1; i < rank; ++i) inner *= x.shape[i];
-    (i < a ? outer : i > a ? inner : n) *= i == a ? 1 : x.shape[i];
     Ref out{x.shape, std::vector<double>(x.values.size()), std::nullopt};
     for (int64_t p = 0; p < outer; ++p) {
       for (int64_t k = 0; k < inner; ++k) {
