@@ -97,26 +97,28 @@ struct AnyR {
   static Acc combine(Acc a, Acc b) { return a | b; }
 };
 
-/// Folds p[0, n) contiguous: pairwise above kBase elements, 8 independent lanes below.
+/// Folds p[0, n) contiguous: pairwise above kBase elements; below, kLanes independent
+/// accumulators (enough vector registers to hide the combine latency), folded as a tree.
 template <typename R, typename T>
 typename R::Acc fold_contiguous(const T* p, int64_t n) {
   using Acc = typename R::Acc;
-  constexpr int64_t kBase = 512;
+  constexpr int64_t kBase = 1024;
+  constexpr int kLanes = std::min<int>(64, 256 / sizeof(Acc));
   if (n > kBase) {
-    int64_t half = (n / 2) & ~int64_t{7};
+    int64_t half = (n / 2) & ~int64_t{kLanes - 1};
     return R::combine(fold_contiguous<R>(p, half), fold_contiguous<R>(p + half, n - half));
   }
-  Acc lanes[8];
+  Acc lanes[kLanes];
   for (Acc& l : lanes) l = R::identity();
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int j = 0; j < 8; ++j) lanes[j] = R::combine(lanes[j], R::load(p[i + j]));
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) lanes[j] = R::combine(lanes[j], R::load(p[i + j]));
   }
-  Acc tail = R::identity();
-  for (; i < n; ++i) tail = R::combine(tail, R::load(p[i]));
-  Acc a = R::combine(R::combine(lanes[0], lanes[1]), R::combine(lanes[2], lanes[3]));
-  Acc b = R::combine(R::combine(lanes[4], lanes[5]), R::combine(lanes[6], lanes[7]));
-  return R::combine(R::combine(a, b), tail);
+  for (int j = 0; i < n; ++i, ++j) lanes[j] = R::combine(lanes[j], R::load(p[i]));
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int j = 0; j < w; ++j) lanes[j] = R::combine(lanes[j], lanes[j + w]);
+  }
+  return lanes[0];
 }
 
 /// Walks a multi-index over `dims`, tracking the element offset under `strides`.

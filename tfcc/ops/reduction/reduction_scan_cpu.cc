@@ -54,6 +54,39 @@ bool is_nan(T v) {
   return false;
 }
 
+/// ArgMax/ArgMin of a contiguous row: a vectorised pass for the extreme value (and whether a
+/// NaN occurs), then a scan for its first occurrence.
+template <typename T, bool kMax>
+int64_t arg_contiguous(const T* p, int64_t n) {
+  constexpr int kLanes = 32;
+  T lanes[kLanes];
+  for (T& l : lanes) l = p[0];
+  bool nan = false;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      T v = p[i + j];
+      lanes[j] = (kMax ? v > lanes[j] : v < lanes[j]) ? v : lanes[j];
+      nan |= is_nan(v);
+    }
+  }
+  for (; i < n; ++i) {
+    lanes[0] = (kMax ? p[i] > lanes[0] : p[i] < lanes[0]) ? p[i] : lanes[0];
+    nan |= is_nan(p[i]);
+  }
+  if (nan) {
+    for (i = 0; !is_nan(p[i]); ++i) {
+    }
+    return i;
+  }
+  T best = lanes[0];
+  for (int j = 1; j < kLanes; ++j)
+    best = (kMax ? lanes[j] > best : lanes[j] < best) ? lanes[j] : best;
+  for (i = 0; p[i] != best; ++i) {
+  }
+  return i;
+}
+
 // ArgMax / ArgMin: the first index of the extreme value; the first NaN wins (as NumPy).
 template <typename T, typename Out, bool kMax>
 void arg_kernel(KernelContext& ctx) {
@@ -71,12 +104,7 @@ void arg_kernel(KernelContext& ctx) {
   for_segments(v, [&](int64_t p, int64_t k0, int64_t k1) {
     const T* base = px + p * v.n * v.inner;
     if (v.inner == 1) {
-      T best = base[0];
-      int64_t at = 0;
-      for (int64_t i = 1; i < v.n; ++i) {
-        if (better(base[i], best)) best = base[i], at = i;
-      }
-      po[p] = static_cast<Out>(at);
+      po[p] = static_cast<Out>(arg_contiguous<T, kMax>(base, v.n));
       return;
     }
     std::vector<T> best(base + k0, base + k1);
@@ -118,6 +146,19 @@ void scan_kernel(KernelContext& ctx) {
   const T* px = in.data<T>();
   T* po = out.mutable_data<T>();
   for_segments(v, [&](int64_t p, int64_t k0, int64_t k1) {
+    if (v.inner == 1) {  // one contiguous row: a plain scalar scan
+      const T* src = px + p * v.n;
+      T* dst = po + p * v.n;
+      Acc a = Acc(kProd ? 1 : 0);
+      for (int64_t step = 0; step < v.n; ++step) {
+        const int64_t i = reverse ? v.n - 1 - step : step;
+        const Acc before = a;
+        a = kProd ? static_cast<Acc>(a * static_cast<Acc>(src[i]))
+                  : static_cast<Acc>(a + static_cast<Acc>(src[i]));
+        dst[i] = static_cast<T>(exclusive ? before : a);
+      }
+      return;
+    }
     std::vector<Acc> acc(static_cast<size_t>(k1 - k0), Acc(kProd ? 1 : 0));
     Acc* a = acc.data();
     const int64_t n = k1 - k0;
