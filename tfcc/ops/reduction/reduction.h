@@ -20,13 +20,14 @@ using Loc = std::source_location;
 /// Sum over `axis` (all axes by default); `keepdims` keeps reduced axes with size 1.
 Tensor reduce_sum(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
-/// Mean over `axis` (integer inputs: integer mean, as TF).
+/// Mean over `axis` (integer inputs: integer mean truncated toward zero, as TF; an empty
+/// reduction gives NaN for floats, 0 for integers).
 Tensor reduce_mean(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                    Loc loc = Loc::current());
-/// Maximum over `axis`.
+/// Maximum over `axis`; NaN propagates; empty: -inf (floats) or the lowest value (integers).
 Tensor reduce_max(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
-/// Minimum over `axis`.
+/// Minimum over `axis`; NaN propagates; empty: +inf (floats) or the highest value (integers).
 Tensor reduce_min(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
 /// Product over `axis`.
@@ -38,19 +39,20 @@ Tensor reduce_all(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
 /// Logical OR over `axis` (bool).
 Tensor reduce_any(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
-/// log(sum(exp(x))) computed stably (max-shifted).
+/// log(sum(exp(x))) computed stably (max-shifted); floating-point inputs.
 Tensor reduce_logsumexp(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                         Loc loc = Loc::current());
-/// Population variance over `axis`.
+/// Population variance over `axis` (two-pass); floating-point inputs.
 Tensor reduce_variance(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                        Loc loc = Loc::current());
-/// Population standard deviation over `axis`.
+/// Population standard deviation over `axis`; floating-point inputs.
 Tensor reduce_std(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
-/// Index of the largest value along `axis` (first on ties), as `output_type` (int64 default).
+/// Index of the largest value along `axis` (first on ties, first NaN wins as NumPy), as
+/// `output_type` (int64 default). The axis must not be empty.
 Tensor argmax(const Tensor& x, int64_t axis = 0, DType output_type = int64,
               Loc loc = Loc::current());
-/// Index of the smallest value along `axis`.
+/// Index of the smallest value along `axis` (first on ties, first NaN wins).
 Tensor argmin(const Tensor& x, int64_t axis = 0, DType output_type = int64,
               Loc loc = Loc::current());
 /// Cumulative sum along `axis`; `exclusive` starts at 0, `reverse` runs from the end.
