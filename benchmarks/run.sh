@@ -18,7 +18,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json
 
-GB_FLAGS=(--benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true
+GB_FLAGS=(--benchmark_repetitions="$REPS" --benchmark_enable_random_interleaving=true
+          --benchmark_report_aggregates_only=true
           --benchmark_format=console --benchmark_out_format=json)
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
