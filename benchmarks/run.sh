@@ -44,8 +44,10 @@ fi
 run_peer() {  # run_peer FRAMEWORK PYTHON
   if [ -x "$2" ] && "$2" -c "import $1" >/dev/null 2>&1; then
     echo "== peers.py $1 ($2)"
-    timeout 600 "$2" "$HERE/peers.py" --frameworks "$1" --reps "$REPS" \
-      --json "$OUT/peers_$1.json" || echo "run.sh: peers.py $1 failed" >&2
+    # TensorFlow's start-up INFO lines (absl, oneDNN) are dropped; real errors still show.
+    TF_CPP_MIN_LOG_LEVEL=2 timeout 600 "$2" "$HERE/peers.py" --frameworks "$1" --reps "$REPS" \
+      --json "$OUT/peers_$1.json" 2> >(grep -vE '^(I0000|WARNING: All log messages)' >&2) ||
+      echo "run.sh: peers.py $1 failed" >&2
   else
     echo "== peers.py $1: not importable with $2: n/a"
   fi
