@@ -36,7 +36,12 @@ test-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-bench: build
+# The peers (LibTorch, PyTorch, TensorFlow) come from install-bench-deps.sh, not install-deps.sh,
+# so `make test` stays lean. Re-configuring lets CMake find a LibTorch installed just now.
+bench: deps
+	@bash scripts/install-bench-deps.sh $(BUILD)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
 	bash benchmarks/run.sh $(BUILD)
 
 format:

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the peers `make bench` measures tfcc against. Kept apart from install-deps.sh so that
+# `make test` stays lean: LibTorch and TensorFlow are big and only the benchmarks need them.
+#   - LibTorch C++ and PyTorch: Debian 12's libtorch-dev and python3-torch (1.13.1).
+#   - TensorFlow: pip's tensorflow-cpu in a virtual environment under the build folder
+#     (BUILD_DIR/tf-venv, default build/release), which benchmarks/run.sh picks up.
+# Every step is best effort: a peer that cannot be installed is reported and skipped, and the
+# benchmarks print n/a for it. Idempotent: when everything is present it only checks and exits.
+#
+#   bash scripts/install-bench-deps.sh [BUILD_DIR]
+set -uo pipefail
+
+BUILD=${1:-build/release}
+TF_VERSION=${TF_VERSION:-2.21.0}
+
+packages=(libtorch-dev python3-torch python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-bench-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { $SUDO apt-get update -qq &&
+         $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+    echo "install-bench-deps: apt-get failed; LibTorch/PyTorch peers will print n/a" >&2
+  fi
+fi
+
+VENV="$BUILD/tf-venv"
+if ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
+  echo "install-bench-deps: installing tensorflow-cpu==$TF_VERSION into $VENV"
+  mkdir -p "$BUILD"
+  if ! { /usr/bin/python3 -m venv "$VENV" &&
+         timeout 900 "$VENV/bin/pip" install -q "tensorflow-cpu==$TF_VERSION"; }; then
+    echo "install-bench-deps: tensorflow-cpu could not be installed; TensorFlow prints n/a" >&2
+  fi
+fi
+exit 0
