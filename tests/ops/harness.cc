@@ -48,7 +48,13 @@ Tensor to_tensor(const Ref& r, DType dtype) {
       double v = r.values[i];
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         // Through int64: out-of-range values wrap (defined) instead of converting (undefined).
-        p[i] = std::isfinite(v) ? static_cast<T>(static_cast<int64_t>(std::trunc(v))) : T{0};
+        // Values beyond int64 saturate (a float64 reference of an int64 extreme is 2^63).
+        constexpr double kTwo63 = 9223372036854775808.0;
+        int64_t w = !std::isfinite(v)  ? 0
+                    : v >= kTwo63      ? INT64_MAX
+                    : v < -kTwo63      ? INT64_MIN
+                                       : static_cast<int64_t>(std::trunc(v));
+        p[i] = static_cast<T>(w);
       } else {
         p[i] = convert_element<T>(v);
       }
@@ -179,13 +185,14 @@ bool row_is_differentiable(const OpRow& row) {
 
 namespace {
 
-constexpr int64_t kMaxGradElements = 48;
+constexpr int64_t kMaxGradElements = 128;
 
 // The case's inputs for a gradient check: pinned inputs as given, the others redrawn in the
 // domain; nullopt when the case is too large or has nothing to differentiate.
 std::optional<std::vector<Tensor>> gradient_inputs(const OpRow& row, const Case& c,
                                                    uint64_t seed, std::vector<size_t>* free) {
-  if (!c.only.empty() && std::find(c.only.begin(), c.only.end(), float64) == c.only.end()) {
+  if (!c.grad ||
+      (!c.only.empty() && std::find(c.only.begin(), c.only.end(), float64) == c.only.end())) {
     return std::nullopt;
   }
   std::vector<Tensor> in;

@@ -42,6 +42,7 @@ struct Case {
   std::string label;
   std::vector<Ref> inputs;
   std::vector<DType> only;  ///< restrict to these dtypes (empty: every dtype of the row)
+  bool grad = true;         ///< false where the gradient is ill-defined (say why at the case)
 };
 
 /// An invalid call and the error it must raise.
@@ -77,6 +78,9 @@ struct OpRow {
   bool grad_check = true;            ///< false only with a reason (documented at the row)
   std::pair<double, double> grad_domain = {-2.0, 2.0};
   bool second_order = false;         ///< also check the gradient of the gradient
+  /// The property check compares tape gradients with finite differences itself (ops such as
+  /// ReadVariableOp, whose inputs are not tensors).
+  bool property_checks_gradient = false;
 };
 
 /// True if the row's op is differentiable for float64 (every op it covers has a gradient rule,

@@ -41,7 +41,8 @@ std::vector<OpRow> unary_rows() {
   std::vector<Case> positive = {{"positive", {vec({1e-6, 0.5, 1, 10, 1e6})}, {}}};
   U("log", "Log", kFloat, log, [](double x) { return std::log(x); }, positive).grad_domain = {0.5, 3};
   U("log1p", "Log1p", kFloat, log1p, [](double x) { return std::log1p(x); },
-    {{"tiny", {vec({1e-10, -1e-10, 0.5})}, {}}});
+    {{"tiny", {vec({1e-10, -1e-10, 0.5})}, {}}})
+      .grad_domain = {-0.5, 2};
   U("expm1", "Expm1", kFloat, expm1, [](double x) { return std::expm1(x); },
     {{"tiny", {vec({1e-10, -1e-10, 0.5})}, {}}});
   U("sqrt", "Sqrt", kFloat, sqrt, [](double x) { return std::sqrt(x); }, positive).grad_domain = {0.5, 3};

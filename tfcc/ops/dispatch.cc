@@ -123,8 +123,17 @@ std::vector<Tensor> execute_eager(const OpCall& call) {
   KernelContext kc(call, std::move(specs));
   kernel(kc);
   for (int i = 0; i < kc.num_outputs(); ++i) {
-    if (!kc.outputs()[i].defined()) {
+    Tensor& out = kc.outputs()[i];
+    if (!out.defined()) {
       throw InternalError(internal::str_cat(call.op.name(), " kernel did not set output ", i));
+    }
+    // A kernel may forward an input (Cast to the same dtype); the output must still be a tensor
+    // of its own, or tapes would confuse the two.
+    for (const Tensor& in : call.inputs) {
+      if (in.id() == out.id()) {
+        out = Tensor::with_buffer(out.dtype(), out.shape(), out.buffer());
+        break;
+      }
     }
   }
   return std::move(kc.outputs());

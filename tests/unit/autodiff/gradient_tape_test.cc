@@ -87,7 +87,7 @@ TEST(GradientTape, BroadcastingGradientsSumBack) {
 }
 
 TEST(GradientTape, NestedTapesGiveSecondDerivative) {
-  auto x = constant(3.0);
+  auto x = constant(3.0, float64);
   GradientTape outer;
   outer.watch(x);
   GradientTape inner;
@@ -100,7 +100,7 @@ TEST(GradientTape, NestedTapesGiveSecondDerivative) {
 }
 
 TEST(GradientTape, ThirdDerivativeOfSin) {
-  auto x = constant(0.5);
+  auto x = constant(0.5, float64);
   GradientTape t3, t2, t1;
   t3.watch(x);
   t2.watch(x);
@@ -143,7 +143,7 @@ TEST(GradientTape, StopRecordingPauses) {
 }
 
 TEST(GradientTape, Jacobian) {
-  auto x = constant({1.0, 2.0});
+  auto x = constant({1.0, 2.0}, float64);
   GradientTape tape;
   tape.watch(x);
   auto y = x * x;
@@ -153,7 +153,7 @@ TEST(GradientTape, Jacobian) {
 }
 
 TEST(GradientTape, BatchJacobian) {
-  auto x = constant({{1.0, 2.0}, {3.0, 4.0}});
+  auto x = constant({{1.0, 2.0}, {3.0, 4.0}}, float64);
   GradientTape tape;
   tape.watch(x);
   auto y = x * x;  // [2, 2]: per example, a diagonal 2x2 Jacobian
@@ -177,7 +177,7 @@ TEST(CustomGradient, ReplacesTheRule) {
 
 TEST(GradientChecker, AgreesOnASmoothFunction) {
   auto f = [](const std::vector<Tensor>& xs) { return sin(xs[0]) * xs[1]; };
-  auto jac = test::compute_gradient(f, {constant({0.3, -1.2}), constant({2.0, 0.5})});
+  auto jac = test::compute_gradient(f, {constant({0.3, -1.2}, float64), constant({2.0, 0.5}, float64)});
   ASSERT_EQ(jac.size(), 2u);
   EXPECT_EQ(jac[0].theoretical.rows, 2);
   EXPECT_LT(test::max_error(jac), 1e-8);
@@ -189,7 +189,7 @@ TEST(GradientChecker, CatchesAWrongRule) {
                                 [](const Tensor& dy) { return std::vector<Tensor>{dy}; }};
   });
   auto jac = test::compute_gradient([&](const std::vector<Tensor>& xs) { return wrong(xs); },
-                                    {constant({3.0})});
+                                    {constant({3.0}, float64)});
   EXPECT_GT(test::max_error(jac), 1.0);
 }
 

@@ -92,16 +92,22 @@ TEST(MatMul, ConcurrentCallsAgree) {
   Tensor b = random::stateless_uniform({48, 32}, {5, 2});
   const std::vector<float> want = matmul(a, b).to_vector<float>();
   std::vector<std::thread> threads;
-  std::vector<int> ok(4, 0);
+  // oneDNN may split the reduction differently when called from several threads at once (its
+  // OpenMP team size differs), so results agree to rounding, not bit for bit; a race on a shared
+  // primitive or scratchpad would show as large differences.
+  std::vector<double> worst(4, 0.0);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
-      bool all = true;
-      for (int i = 0; i < 20; ++i) all = all && matmul(a, b).to_vector<float>() == want;
-      ok[size_t(t)] = all;
+      for (int i = 0; i < 20; ++i) {
+        std::vector<float> got = matmul(a, b).to_vector<float>();
+        for (size_t j = 0; j < got.size(); ++j) {
+          worst[size_t(t)] = std::max(worst[size_t(t)], double(std::fabs(got[j] - want[j])));
+        }
+      }
     });
   }
   for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_TRUE(ok[size_t(t)]) << "thread " << t;
+  for (int t = 0; t < 4; ++t) EXPECT_LT(worst[size_t(t)], 1e-4) << "thread " << t;
 }
 
 TEST(MatMul, IntegerMatmulWraps) {

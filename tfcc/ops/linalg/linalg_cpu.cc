@@ -147,7 +147,7 @@ dnnl::stream& stream() {
 
 struct CacheEntry {
   std::unique_ptr<dnnl::matmul> prim;  // null: oneDNN rejected the problem (use the loop)
-  dnnl::memory::desc a_md, b_md, c_md;
+  dnnl::memory::desc a_md, b_md, c_md, scratch_md;
 };
 
 struct Cache {
@@ -227,7 +227,13 @@ std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapse
   e->c_md = strided_desc(cb.out, p.m, p.n, false);
   try {
     dnnl::matmul::desc d(e->a_md, e->b_md, e->c_md);
-    dnnl::matmul::primitive_desc pd(d, engine());
+    // User-managed scratchpad: Debian's oneDNN shares one library scratchpad between concurrent
+    // executions (it is not built with DNNL_ENABLE_CONCURRENT_EXEC), which corrupts results when
+    // two threads run a matmul at once. Each execution gets its own from tfcc's allocator.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::matmul::primitive_desc pd(d, attr, engine());
+    e->scratch_md = pd.scratchpad_desc();
     e->prim = std::make_unique<dnnl::matmul>(pd);
   } catch (const dnnl::error&) {
     e->prim.reset();
@@ -252,8 +258,14 @@ bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   dnnl::memory ma(e->a_md, engine(), const_cast<float*>(a));
   dnnl::memory mb(e->b_md, engine(), const_cast<float*>(b));
   dnnl::memory mc(e->c_md, engine(), c);
+  const size_t scratch_bytes = e->scratch_md.get_size();
+  Tensor scratch = Tensor::empty(uint8, Shape{static_cast<int64_t>(scratch_bytes)});
+  dnnl::memory ms(e->scratch_md, engine(), scratch_bytes ? scratch.mutable_raw_data() : nullptr);
   dnnl::stream& s = stream();
-  e->prim->execute(s, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+  e->prim->execute(s, {{DNNL_ARG_SRC, ma},
+                       {DNNL_ARG_WEIGHTS, mb},
+                       {DNNL_ARG_DST, mc},
+                       {DNNL_ARG_SCRATCHPAD, ms}});
   s.wait();
   return true;
 }

@@ -27,7 +27,8 @@ std::vector<OutputSpec> assign_shape(const InferenceContext& c) {
 void read_kernel(KernelContext& ctx) {
   const auto& v = variable_of(ctx.attrs());
   std::lock_guard<std::mutex> lock(v->mu);
-  ctx.set_output(0, v->value);
+  // A new handle on the same buffer: each read is a distinct tensor for tapes and traces.
+  ctx.set_output(0, Tensor::with_buffer(v->value.dtype(), v->value.shape(), v->value.buffer()));
 }
 
 void assign_kernel(KernelContext& ctx) {
