@@ -181,7 +181,7 @@ class Printer {
         fmt_.prepare(vals);
       }
     });
-    if (dims_.empty()) return fmt_.str(0);
+    if (dims_.empty()) return scalar_string();
     next_ = 0;
     std::string out;
     format(0, 0, " ", &out);
@@ -189,6 +189,27 @@ class Printer {
   }
 
  private:
+  // A rank-0 tensor prints like a Python/NumPy scalar: 10.0 (not "10."), 1e-05, nan.
+  std::string scalar_string() const {
+    if (!is_floating(t_.dtype())) {
+      std::string s = fmt_.str(0);
+      return s.substr(s.find_first_not_of(' '));
+    }
+    double v = t_.dtype() == float64 ? *static_cast<const double*>(t_.raw_data())
+                                     : t_.item<double>();
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    auto shortest_of = [&](std::chars_format f) {
+      return t_.dtype() == float64 ? shortest(v, f) : shortest(static_cast<float>(v), f);
+    };
+    std::string sci = shortest_of(std::chars_format::scientific);
+    int exp10 = std::stoi(sci.substr(sci.find('e') + 1));
+    if (exp10 < -4 || exp10 >= 16) return sci;
+    std::string fixed = shortest_of(std::chars_format::fixed);
+    if (fixed.find('.') == std::string::npos) fixed += ".0";
+    return fixed;
+  }
+
   std::string empty_string() const {
     // NumPy prints an empty array as [] (nested for higher ranks with leading non-zero dims).
     std::string open, close;

@@ -13,6 +13,14 @@ TEST(TensorPrint, IntScalar) {
   EXPECT_EQ(Tensor::scalar<int32_t>(5).to_string(), "tf.Tensor(5, shape=(), dtype=int32)");
 }
 
+TEST(TensorPrint, FloatScalarsPrintLikePythonFloats) {
+  EXPECT_EQ(Tensor::scalar<float>(10.f).to_string(), "tf.Tensor(10.0, shape=(), dtype=float32)");
+  EXPECT_EQ(Tensor::scalar<float>(0.1f).values_string(), "0.1");
+  EXPECT_EQ(Tensor::scalar<double>(1e-5).values_string(), "1e-05");
+  EXPECT_EQ(Tensor::scalar<double>(-2.5e16).values_string(), "-2.5e+16");
+  EXPECT_EQ(Tensor::scalar<bool>(true).values_string(), "True");
+}
+
 TEST(TensorPrint, FloatMatrixAlignsAndBreaksLines) {
   auto t = Tensor::from_vector<float>({1, 2, 3, 4}, Shape{2, 2});
   EXPECT_EQ(t.to_string(), "tf.Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)");
@@ -26,7 +34,9 @@ TEST(TensorPrint, FloatVectorPadsFractions) {
 TEST(TensorPrint, ShortestRoundTripFloat32) {
   EXPECT_EQ(Tensor::from_vector<float>({0.1f, 0.2f}).values_string(), "[0.1 0.2]");
   EXPECT_EQ(Tensor::scalar<float>(1.f / 3).values_string(), "0.33333334");
-  EXPECT_EQ(Tensor::scalar<double>(1.0 / 3).values_string(), "0.33333333");
+  // A 0-d array prints its full repr (NumPy), unlike elements of larger arrays.
+  EXPECT_EQ(Tensor::scalar<double>(1.0 / 3).values_string(), "0.3333333333333333");
+  EXPECT_EQ(Tensor::from_vector<double>({1.0 / 3}).values_string(), "[0.33333333]");
 }
 
 TEST(TensorPrint, NegativeAndSpecialValues) {
