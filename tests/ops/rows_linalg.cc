@@ -144,6 +144,7 @@ OpRow matmul_row(bool ta, bool tb) {
        },
        ErrorCode::kInvalidArgument, "[Op:BatchMatMulV2]"},
   };
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 

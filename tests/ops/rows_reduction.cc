@@ -126,6 +126,7 @@ OpRow reduce_row(const std::string& name, const std::string& op, std::vector<DTy
     return std::vector<Ref>{out};
   };
   row.invalid = reduce_invalid(fn, op, dtypes[0], bad_dtype);
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 

@@ -66,6 +66,7 @@ OpRow composite_row(const std::string& name, std::vector<DType> dtypes, const Co
     return std::vector<Ref>{out};
   };
   row.invalid = std::move(invalid);
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 
@@ -179,6 +180,7 @@ OpRow softmax_row(bool log, int64_t axis, const std::string& suffix) {
        },
        ErrorCode::kInvalidArgument, "[Op:Max]"},
   };
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 

@@ -106,6 +106,7 @@ OpRow arg_row(bool is_max, int64_t axis, DType out_type, const std::string& suff
        },
        ErrorCode::kInvalidArgument, tag},
   };
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 
@@ -164,6 +165,7 @@ OpRow cum_row(bool prod, int64_t axis, bool exclusive, bool reverse, const std::
        },
        ErrorCode::kInvalidArgument, tag},
   };
+  row.second_order = true;  // the issue asks second-order checks for this family
   return row;
 }
 
