@@ -1,7 +1,10 @@
-// Between the array family's definitions (array.cc, slicing.cc, gather_scatter.cc) and its
-// kernels (array_cpu.cc): the kernel lookup and the index arithmetic both sides share.
+// Between the array family's definitions (array.cc, concat_split.cc, padding_tiling.cc,
+// slicing.cc, gather_scatter.cc) and its kernels (array_cpu.cc): the kernel lookup and the index
+// arithmetic both sides share, and the helpers the definition files share (array_internal.cc).
 #pragma once
 
+#include <initializer_list>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -27,9 +30,14 @@ struct StridedSliceSpec {
 StridedSliceSpec strided_slice_spec(const OpDef& op, const std::vector<int64_t>& in_dims,
                                     const Attrs& attrs);
 
-/// Validates the attributes "paddings" (flattened [rank, 2]) against a rank; returns them.
+/// Validates the attributes "paddings" (flattened [rank, 2]) against a rank; returns them
+/// (padding_tiling.cc).
 std::vector<int64_t> checked_paddings(const OpDef& op, const Attrs& attrs, int rank);
 
+/// Registers ConcatV2, Unpack, Split, SplitV (concat_split.cc).
+void register_concat_split_ops(OpRegistry& r);
+/// Registers Pad, MirrorPad, MirrorPadGrad, Tile, BroadcastTo, ReverseV2 (padding_tiling.cc).
+void register_array_padding_ops(OpRegistry& r);
 /// Registers Slice, StridedSlice, StridedSliceGrad (slicing.cc).
 void register_slicing_ops(OpRegistry& r);
 /// Registers GatherV2, GatherNd, ScatterNd, TensorScatterUpdate (gather_scatter.cc).
@@ -41,5 +49,12 @@ std::string dims_str(const std::vector<int64_t>& dims);
 std::vector<int64_t> static_dims(const Tensor& t, const char* what);
 /// `axis` normalised into [0, rank); fails through `c` naming `what` when out of range.
 int64_t checked_axis(const InferenceContext& c, int64_t axis, int64_t rank, const char* what);
+
+/// Runs the single-output op `name` on `ins` with `attrs`.
+Tensor call1(const char* name, std::initializer_list<Tensor> ins, Attrs attrs,
+             std::source_location loc);
+/// Registers `name` as a one-input, one-output op over all types with the array CPU kernels;
+/// the caller adds attributes, the shape function and the gradient.
+OpDef& unary_array(OpRegistry& r, const std::string& name);
 
 }  // namespace tfcc
