@@ -10,6 +10,7 @@ peer prints n/a. GB/s are decimal (1e9 bytes) and counted as core_bench counts t
 """
 import json
 import os
+import statistics
 import sys
 
 ADD_BYTES = 3 * (1 << 24) * 4
@@ -36,6 +37,78 @@ def medians(gbench, field="real_time"):
             if b.get("aggregate_name") == "median" or name not in out:
                 out[name] = b[field] * scale[b.get("time_unit", "ns")]
     return out
+
+
+# The MLP step's matmul flops (mlp_step_bench.cc: forward, and backward without the input's
+# gradient) and the machine's fp32 FMA peak (shared/research/machine.md): the step's floor.
+MLP_FLOPS = 2.0 * 128 * (784 * 512 + 512 * 512 + 512 * 10) * 3 - 2.0 * 128 * 784 * 512
+PEAK_GFLOPS = {1: 209.0, 2: 410.0}
+
+
+def mlp_rounds(d):
+    """{series: {threads: {round: ms}}} from run.sh's mlp/ folder (one repetition per round)."""
+    out = {}
+    folder = os.path.join(d, "mlp")
+    if not os.path.isdir(folder):
+        return out
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith(".json"):
+            continue
+        series, rnd = f[:-5].rsplit(".", 1)
+        j = load(os.path.join(folder, f))
+        if not j:
+            continue
+        per = out.setdefault(series, {})
+        if "benchmarks" in j:  # Google Benchmark: BM_..Step/threads:N/...
+            for name, ns in medians(j).items():
+                t = int(name.split("threads:")[1].split("/")[0])
+                per.setdefault(t, {})[rnd] = ns / 1e6
+        else:  # mlp_peers.py
+            for fw in ("torch", "tensorflow"):
+                if j.get(fw):
+                    for t, ms in j[fw]["ms"].items():
+                        per.setdefault(int(t), {})[rnd] = ms
+    return out
+
+
+def mlp_rows(d, row):
+    """MLP step rows: tfcc against PyTorch at its best setting (target), then every peer."""
+    rounds = mlp_rounds(d)
+    tf_ = rounds.get("tfcc", {})
+
+    def med(series, t):
+        v = list(rounds.get(series, {}).get(t, {}).values())
+        return statistics.median(v) if v else None
+
+    def paired(series, t):
+        """Median over rounds of tfcc / peer, each ratio from the same round."""
+        a, b = tf_.get(t, {}), rounds.get(series, {}).get(t, {})
+        r = [a[k] / b[k] for k in a if k in b and b[k]]
+        return statistics.median(r) if r else None
+
+    labels = {"pytorch_haswell": "PyTorch, OPENBLAS_CORETYPE=Haswell", "pytorch_auto": "PyTorch, "
+              "OPENBLAS_CORETYPE unset", "libtorch_haswell": "LibTorch, OPENBLAS_CORETYPE=Haswell",
+              "libtorch_auto": "LibTorch, OPENBLAS_CORETYPE unset"}
+    for t in (1, 2):
+        ours = med("tfcc", t)
+        # The target: PyTorch (Python) at its best of the two OpenBLAS settings.
+        best = min((s for s in ("pytorch_haswell", "pytorch_auto") if med(s, t) is not None),
+                   key=lambda s: med(s, t), default=None)
+        peer = med(best, t) if best else None
+        r = paired(best, t) if best else None
+        row(f"MLP step, {t} thr [ms]", ours, ".3f", peer,
+            f"best: {labels[best]}" if best else "PyTorch", r, "tfcc <= PyTorch",
+            None if r is None else r <= 1.0)
+        row(f"MLP step, {t} thr [ms]", ours, ".3f", MLP_FLOPS / PEAK_GFLOPS[t] / 1e6,
+            f"matmul flops at {PEAK_GFLOPS[t]:.0f} GFLOP/s", None if ours is None else
+            ours / (MLP_FLOPS / PEAK_GFLOPS[t] / 1e6), "(info)", None)
+        for s in ("pytorch_haswell", "pytorch_auto", "libtorch_haswell", "libtorch_auto",
+                  f"tensorflow_t{t}"):
+            if s == best:
+                continue
+            label = labels.get(s, "TensorFlow")
+            row(f"MLP step, {t} thr [ms]", ours, ".3f", med(s, t), label, paired(s, t), "-",
+                None)
 
 
 def main():
@@ -122,6 +195,8 @@ def main():
         row("add 16M f32, 2 thr [GB/s]", add2, ".2f", py_get(fw, "add16m_gbs_t2"), tag,
             ratio(add2, py_get(fw, "add16m_gbs_t2")), "-", None)
 
+    mlp_rows(d, row)
+
     headers = ("metric", "tfcc", "peer / limit", "ratio", "target", "pass/fail")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
@@ -131,7 +206,9 @@ def main():
         print(line(r))
     print("\nratio: tfcc / peer for times (lower is better for tfcc), tfcc / peer for GB/s (higher "
           "is better), mmap / cached for allocation (speed-up). All figures medians. CPU ns: the "
-          "measuring thread's CPU time; wall: elapsed time. GB/s from wall time, 1e9 bytes.")
+          "measuring thread's CPU time; wall: elapsed time. GB/s from wall time, 1e9 bytes. MLP "
+          "step: wall ms per step, medians over run.sh's rounds; its ratio is the median over "
+          "rounds of tfcc / peer within a round.")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/grad_internal.h"
 #include "tfcc/ops/variable/variable_ops.h"
 
 namespace tfcc {
@@ -184,6 +185,10 @@ std::vector<Tensor> GradientTape::backprop_sources(const std::vector<Tensor>& ta
       GradContext ctx{kCustom, e.inputs, e.outputs, e.attrs, out_grads};
       in_grads = e.custom(ctx);
     } else {
+      // Inputs this tape does not watch get their gradients dropped below: tell the rule.
+      std::vector<bool> needed(e.inputs.size());
+      for (size_t k = 0; k < e.inputs.size(); ++k) needed[k] = watched_.count(e.inputs[k].id()) > 0;
+      internal::GradInputsNeededScope scope(&needed);
       GradContext ctx{*e.op, e.inputs, e.outputs, e.attrs, out_grads};
       in_grads = e.op->gradient_fn()(ctx);
     }
@@ -227,8 +232,7 @@ std::vector<Tensor> GradientTape::gradient(const std::vector<Tensor>& targets,
   return result;
 }
 
-std::vector<Tensor> GradientTape::gradient(const Tensor& target,
-                                           const std::vector<Tensor>& sources,
+std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vector<Tensor>& sources,
                                            const GradientOptions& options) {
   return gradient(std::vector<Tensor>{target}, sources, options);
 }
@@ -273,7 +277,8 @@ Tensor GradientTape::jacobian(const Tensor& target, const Tensor& source,
   std::vector<Tensor> rows;
   for (int64_t i = 0; i < n; ++i) {
     Tensor seed = reshape(one_hot(constant(i), n, 1, 0, target.dtype()), ts.dims());
-    Tensor g = backprop({target}, {source}, GradientOptions{{seed}, UnconnectedGradients::kNone})[0];
+    Tensor g =
+        backprop({target}, {source}, GradientOptions{{seed}, UnconnectedGradients::kNone})[0];
     if (!g.defined()) {
       if (unconnected == UnconnectedGradients::kNone) return Tensor();
       g = zeros_like(source);

@@ -5,6 +5,7 @@
 
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/grad_internal.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 
 namespace tfcc {
@@ -87,21 +88,24 @@ std::vector<Tensor> matmul_grad(const GradContext& g) {
   const Tensor &a = g.inputs[0], &b = g.inputs[1], &dc = g.grads[0];
   if (!dc.defined() || !is_floating(a.dtype())) return {Tensor(), Tensor()};
   auto [ta, tb] = transposes(g.op, g.attrs);
+  // A product whose gradient the tape drops (e.g. the input batch's) is not computed.
+  const bool need_a = internal::grad_input_needed(0), need_b = internal::grad_input_needed(1);
   Tensor da, db;
   if (!ta && !tb) {
-    da = matmul(dc, b, false, true);
-    db = matmul(a, dc, true, false);
+    if (need_a) da = matmul(dc, b, false, true);
+    if (need_b) db = matmul(a, dc, true, false);
   } else if (!ta && tb) {
-    da = matmul(dc, b, false, false);
-    db = matmul(dc, a, true, false);
+    if (need_a) da = matmul(dc, b, false, false);
+    if (need_b) db = matmul(dc, a, true, false);
   } else if (ta && !tb) {
-    da = matmul(b, dc, false, true);
-    db = matmul(a, dc, false, false);
+    if (need_a) da = matmul(b, dc, false, true);
+    if (need_b) db = matmul(a, dc, false, false);
   } else {
-    da = matmul(b, dc, true, true);
-    db = matmul(dc, a, true, true);
+    if (need_a) da = matmul(b, dc, true, true);
+    if (need_b) db = matmul(dc, a, true, true);
   }
-  return {sum_to_shape_of(da, a), sum_to_shape_of(db, b)};
+  return {da.defined() ? sum_to_shape_of(da, a) : Tensor(),
+          db.defined() ? sum_to_shape_of(db, b) : Tensor()};
 }
 
 }  // namespace
