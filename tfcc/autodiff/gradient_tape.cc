@@ -3,7 +3,6 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/elementwise/elementwise.h"
-#include "tfcc/ops/grad_internal.h"
 #include "tfcc/ops/variable/variable_ops.h"
 
 namespace tfcc {
@@ -188,8 +187,7 @@ std::vector<Tensor> GradientTape::backprop_sources(const std::vector<Tensor>& ta
       // Inputs this tape does not watch get their gradients dropped below: tell the rule.
       std::vector<bool> needed(e.inputs.size());
       for (size_t k = 0; k < e.inputs.size(); ++k) needed[k] = watched_.count(e.inputs[k].id()) > 0;
-      internal::GradInputsNeededScope scope(&needed);
-      GradContext ctx{*e.op, e.inputs, e.outputs, e.attrs, out_grads};
+      GradContext ctx{*e.op, e.inputs, e.outputs, e.attrs, out_grads, &needed};
       in_grads = e.op->gradient_fn()(ctx);
     }
     if (in_grads.size() != e.inputs.size()) {

@@ -136,6 +136,12 @@ struct GradContext {
   std::span<const Tensor> outputs;
   const Attrs& attrs;
   std::span<const Tensor> grads;  ///< one per output; undefined where no gradient flows
+  /// Which inputs' gradients the caller will use (TensorFlow's skip_input_indices); null: all.
+  /// Rules with costly parts (MatMul's two products) may leave an unused one undefined.
+  const std::vector<bool>* inputs_needed = nullptr;
+  bool input_needed(size_t i) const {
+    return inputs_needed == nullptr || i >= inputs_needed->size() || (*inputs_needed)[i];
+  }
 };
 
 using ShapeFn = std::function<std::vector<OutputSpec>(const InferenceContext&)>;

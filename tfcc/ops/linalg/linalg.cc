@@ -5,7 +5,6 @@
 
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
-#include "tfcc/ops/grad_internal.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 
 namespace tfcc {
@@ -89,7 +88,7 @@ std::vector<Tensor> matmul_grad(const GradContext& g) {
   if (!dc.defined() || !is_floating(a.dtype())) return {Tensor(), Tensor()};
   auto [ta, tb] = transposes(g.op, g.attrs);
   // A product whose gradient the tape drops (e.g. the input batch's) is not computed.
-  const bool need_a = internal::grad_input_needed(0), need_b = internal::grad_input_needed(1);
+  const bool need_a = g.input_needed(0), need_b = g.input_needed(1);
   Tensor da, db;
   if (!ta && !tb) {
     if (need_a) da = matmul(dc, b, false, true);
