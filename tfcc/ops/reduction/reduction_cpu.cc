@@ -17,27 +17,6 @@
 namespace tfcc {
 namespace {
 
-/// The accumulator of sums and products: float64 for floats, the unsigned type for integers
-/// (wrapping, no signed-overflow UB), uint8 for bool.
-template <typename T>
-struct Wide {
-  using type = std::make_unsigned_t<T>;
-};
-template <>
-struct Wide<float> {
-  using type = double;
-};
-template <>
-struct Wide<double> {
-  using type = double;
-};
-template <>
-struct Wide<bool> {
-  using type = uint8_t;
-};
-template <typename T>
-using WideT = typename Wide<T>::type;
-
 template <typename T>
 struct SumR {
   using Acc = WideT<T>;

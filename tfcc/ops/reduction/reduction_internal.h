@@ -1,6 +1,8 @@
 // Between the reduction family's definitions, gradient rules and kernels.
 #pragma once
 
+#include <type_traits>
+
 #include <string>
 #include <vector>
 
@@ -29,5 +31,26 @@ std::vector<Tensor> prod_grad(const GradContext& g);
 std::vector<Tensor> max_min_grad(const GradContext& g);
 std::vector<Tensor> cumsum_grad(const GradContext& g);
 std::vector<Tensor> cumprod_grad(const GradContext& g);
+
+/// The accumulator of sums and products: float64 for floats, the unsigned type for integers
+/// (wrapping, no signed-overflow UB), uint8 for bool.
+template <typename T>
+struct Wide {
+  using type = std::make_unsigned_t<T>;
+};
+template <>
+struct Wide<float> {
+  using type = double;
+};
+template <>
+struct Wide<double> {
+  using type = double;
+};
+template <>
+struct Wide<bool> {
+  using type = uint8_t;
+};
+template <typename T>
+using WideT = typename Wide<T>::type;
 
 }  // namespace tfcc

@@ -119,21 +119,6 @@ void arg_kernel(KernelContext& ctx) {
   });
 }
 
-template <typename T>
-struct Wide {
-  using type = std::make_unsigned_t<T>;
-};
-template <>
-struct Wide<float> {
-  using type = double;
-};
-template <>
-struct Wide<double> {
-  using type = double;
-};
-template <typename T>
-using WideT = typename Wide<T>::type;
-
 // Cumsum / Cumprod, accumulating in float64 for floats and wrapping unsigned for integers.
 template <typename T, bool kProd>
 void scan_kernel(KernelContext& ctx) {
