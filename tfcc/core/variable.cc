@@ -13,7 +13,9 @@ Variable::Variable(const Tensor& initial_value, VariableOptions options) {
                  "outside the traced function");
   static std::atomic<uint64_t> counter{1};
   state_ = std::make_shared<VariableState>();
-  state_->value = initial_value;
+  // A handle of the variable's own: the caller's tensor must never see the variable change.
+  state_->value =
+      Tensor::with_buffer(initial_value.dtype(), initial_value.shape(), initial_value.buffer());
   state_->name = std::move(options.name);
   state_->trainable = options.trainable;
   state_->dtype = initial_value.dtype();
@@ -28,14 +30,14 @@ const VariableState& Variable::state() const {
 }
 
 std::string Variable::to_string() const {
-  Tensor v;
+  std::string values;
   {
     std::lock_guard<std::mutex> lock(state().mu);
-    v = state().value;
+    values = state().value.values_string();
   }
   std::ostringstream os;
   os << "<tf.Variable '" << name() << ":0' shape=" << shape().to_string() << " dtype=" << dtype()
-     << ", numpy=" << v.values_string() << ">";
+     << ", numpy=" << values << ">";
   return os.str();
 }
 

@@ -71,7 +71,8 @@ TEST(GradientTape, OutputGradientsWeightTheTarget) {
   GradientTape tape;
   tape.watch(x);
   auto y = x * 3;
-  auto g = tape.gradient(std::vector<Tensor>{y}, std::vector<Tensor>{x}, {{constant({10.f, 100.f})}})[0];
+  auto g =
+      tape.gradient(std::vector<Tensor>{y}, std::vector<Tensor>{x}, {{constant({10.f, 100.f})}})[0];
   EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{30, 300}));
 }
 
@@ -177,7 +178,8 @@ TEST(CustomGradient, ReplacesTheRule) {
 
 TEST(GradientChecker, AgreesOnASmoothFunction) {
   auto f = [](const std::vector<Tensor>& xs) { return sin(xs[0]) * xs[1]; };
-  auto jac = test::compute_gradient(f, {constant({0.3, -1.2}, float64), constant({2.0, 0.5}, float64)});
+  auto jac =
+      test::compute_gradient(f, {constant({0.3, -1.2}, float64), constant({2.0, 0.5}, float64)});
   ASSERT_EQ(jac.size(), 2u);
   EXPECT_EQ(jac[0].theoretical.rows, 2);
   EXPECT_LT(test::max_error(jac), 1e-8);
@@ -229,6 +231,35 @@ TEST(Variable, WatchAccessedVariablesFalse) {
   tape2.watch(w);
   Tensor y2 = w * w;
   EXPECT_FLOAT_EQ(tape2.gradient(y2, std::vector<Variable>{w})[0].item<float>(), 6.f);
+}
+
+}  // namespace
+}  // namespace tfcc
+
+namespace tfcc {
+namespace {
+
+// Updates may reuse the variable's buffer, but never one a tensor outside the variable can see.
+TEST(Variable, InPlaceUpdatesNeverChangeTensorsUsersHold) {
+  Tensor init = constant({1.f, 2.f});
+  Variable v(init);
+  v.assign_sub(constant({1.f, 1.f}));
+  EXPECT_EQ(init.to_vector<float>(), (std::vector<float>{1, 2}));  // the initial value is intact
+  Tensor read = v.read_value();
+  Tensor returned = v.assign_add(constant({10.f, 10.f}));
+  EXPECT_EQ(read.to_vector<float>(), (std::vector<float>{0, 1}));  // a read keeps its value
+  EXPECT_EQ(returned.to_vector<float>(), (std::vector<float>{10, 11}));
+  v.assign_add(constant({1.f, 1.f}));
+  EXPECT_EQ(returned.to_vector<float>(), (std::vector<float>{10, 11}));  // so does a result
+  EXPECT_EQ(v.read_value().to_vector<float>(), (std::vector<float>{11, 12}));
+  Tensor mine = constant({5.f, 5.f});
+  v.assign(mine);
+  v.assign_add(constant({1.f, 1.f}));
+  EXPECT_EQ(mine.to_vector<float>(), (std::vector<float>{5, 5}));  // an assigned tensor too
+  // Once nothing else holds the buffer, the update happens in place.
+  const void* before = v.read_value().raw_data();
+  v.assign_sub(constant({1.f, 1.f}));
+  EXPECT_EQ(v.read_value().raw_data(), before);
 }
 
 }  // namespace

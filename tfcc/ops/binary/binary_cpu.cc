@@ -13,10 +13,9 @@ namespace {
 using kernels::parallel_for;
 
 template <typename T>
-using Wide = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
-                                std::make_unsigned_t<std::conditional_t<
-                                    std::is_same_v<T, uint8_t>, uint32_t, T>>,
-                                T>;
+using Wide = std::conditional_t<
+    std::is_integral_v<T> && !std::is_same_v<T, bool>,
+    std::make_unsigned_t<std::conditional_t<std::is_same_v<T, uint8_t>, uint32_t, T>>, T>;
 
 template <typename T>
 T wrap(Wide<T> v) {
@@ -24,29 +23,42 @@ T wrap(Wide<T> v) {
 }
 
 struct AddF {
-  template <typename T> T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) return wrap<T>(Wide<T>(a) + Wide<T>(b));
-    else return a + b;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>)
+      return wrap<T>(Wide<T>(a) + Wide<T>(b));
+    else
+      return a + b;
   }
 };
 struct SubF {
-  template <typename T> T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) return wrap<T>(Wide<T>(a) - Wide<T>(b));
-    else return a - b;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>)
+      return wrap<T>(Wide<T>(a) - Wide<T>(b));
+    else
+      return a - b;
   }
 };
 struct MulF {
-  template <typename T> T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) return wrap<T>(Wide<T>(a) * Wide<T>(b));
-    else return a * b;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>)
+      return wrap<T>(Wide<T>(a) * Wide<T>(b));
+    else
+      return a * b;
   }
 };
 struct DivF {
-  template <typename T> T operator()(T a, T b) const { return a / b; }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a / b;
+  }
 };
 // Integer floor division; b == 0 was rejected before the loop, and INT_MIN / -1 wraps.
 struct FloorDivF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return std::floor(a / b);
     } else if constexpr (std::is_unsigned_v<T>) {
@@ -60,7 +72,8 @@ struct FloorDivF {
   }
 };
 struct FloorModF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       T r = std::fmod(a, b);
       if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -76,7 +89,8 @@ struct FloorModF {
   }
 };
 struct PowF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return std::pow(a, b);
     } else {
@@ -93,7 +107,8 @@ struct PowF {
   }
 };
 struct MaxF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(a) || std::isnan(b)) return a + b;  // NaN propagates
     }
@@ -101,7 +116,8 @@ struct MaxF {
   }
 };
 struct MinF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(a) || std::isnan(b)) return a + b;
     }
@@ -109,7 +125,8 @@ struct MinF {
   }
 };
 struct SqDiffF {
-  template <typename T> T operator()(T a, T b) const {
+  template <typename T>
+  T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
       Wide<T> d = Wide<T>(a) - Wide<T>(b);
       return wrap<T>(d * d);
@@ -119,14 +136,48 @@ struct SqDiffF {
     }
   }
 };
-struct EqF { template <typename T> bool operator()(T a, T b) const { return a == b; } };
-struct NeF { template <typename T> bool operator()(T a, T b) const { return a != b; } };
-struct LtF { template <typename T> bool operator()(T a, T b) const { return a < b; } };
-struct LeF { template <typename T> bool operator()(T a, T b) const { return a <= b; } };
-struct GtF { template <typename T> bool operator()(T a, T b) const { return a > b; } };
-struct GeF { template <typename T> bool operator()(T a, T b) const { return a >= b; } };
-struct AndF { bool operator()(bool a, bool b) const { return a && b; } };
-struct OrF { bool operator()(bool a, bool b) const { return a || b; } };
+struct EqF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a == b;
+  }
+};
+struct NeF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a != b;
+  }
+};
+struct LtF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a < b;
+  }
+};
+struct LeF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a <= b;
+  }
+};
+struct GtF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a > b;
+  }
+};
+struct GeF {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a >= b;
+  }
+};
+struct AndF {
+  bool operator()(bool a, bool b) const { return a && b; }
+};
+struct OrF {
+  bool operator()(bool a, bool b) const { return a || b; }
+};
 
 template <typename T, typename R, typename F>
 void binary_loop(KernelContext& ctx, F f) {
@@ -161,16 +212,31 @@ void binary_loop(KernelContext& ctx, F f) {
   kernels::BroadcastPlan plan({a.shape(), b.shape()}, out.shape());
   const int64_t inner = plan.inner();
   const int64_t sa = plan.in_strides[0].back(), sb = plan.in_strides[1].back();
-  parallel_for(plan.outer(), [&](int64_t lo, int64_t hi) {
-    int64_t offs[2];
-    for (int64_t row = lo; row < hi; ++row) {
-      plan.offsets(row, offs);
-      const T* ra = pa + offs[0];
-      const T* rb = pb + offs[1];
-      R* ro = po + row * inner;
-      for (int64_t i = 0; i < inner; ++i) ro[i] = f(ra[i * sa], rb[i * sb]);
-    }
-  }, std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(inner, 1)));
+  parallel_for(
+      plan.outer(),
+      [&](int64_t lo, int64_t hi) {
+        int64_t offs[2];
+        for (int64_t row = lo; row < hi; ++row) {
+          plan.offsets(row, offs);
+          const T* ra = pa + offs[0];
+          const T* rb = pb + offs[1];
+          R* ro = po + row * inner;
+          // Unit and zero strides get their own loops so the compiler vectorises them (bias adds,
+          // row and column broadcasts).
+          if (sa == 1 && sb == 1) {
+            for (int64_t i = 0; i < inner; ++i) ro[i] = f(ra[i], rb[i]);
+          } else if (sa == 1 && sb == 0) {
+            const T vb = rb[0];
+            for (int64_t i = 0; i < inner; ++i) ro[i] = f(ra[i], vb);
+          } else if (sa == 0 && sb == 1) {
+            const T va = ra[0];
+            for (int64_t i = 0; i < inner; ++i) ro[i] = f(va, rb[i]);
+          } else {
+            for (int64_t i = 0; i < inner; ++i) ro[i] = f(ra[i * sa], rb[i * sb]);
+          }
+        }
+      },
+      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(inner, 1)));
 }
 
 template <typename T>

@@ -2,6 +2,8 @@
 // transposes folded into the memory descriptors' strides and broadcast batch dims expressed as
 // size-1 dims; primitives are cached by (shapes, transposes, dtype). oneDNN has no float64 or
 // integer matmul: those run a blocked C++ loop (integers wrap, computed in unsigned arithmetic).
+#include <omp.h>
+
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -206,7 +208,15 @@ dnnl::memory::desc strided_desc(const std::vector<int64_t>& batch, int64_t rows,
 }
 
 std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapsed& cb) {
-  std::vector<int64_t> key = {static_cast<int64_t>(float32),      p.m, p.k, p.n, p.ta, p.tb,
+  // The thread count is part of the key: oneDNN fixes a primitive's parallel plan when it is
+  // created, so a primitive made under 1 thread would run on 1 thread forever.
+  std::vector<int64_t> key = {static_cast<int64_t>(float32),
+                              p.m,
+                              p.k,
+                              p.n,
+                              p.ta,
+                              p.tb,
+                              static_cast<int64_t>(omp_get_max_threads()),
                               static_cast<int64_t>(cb.out.size())};
   key.insert(key.end(), cb.a.begin(), cb.a.end());
   key.insert(key.end(), cb.b.begin(), cb.b.end());
@@ -246,6 +256,14 @@ std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapse
 
 bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   const Collapsed cb = collapse(p);
+  if (cb.out.empty()) {
+    // A single matrix product: oneDNN's BLAS-style sgemm beats its matmul primitive here (about
+    // 180 against 150 GFLOP/s on one core, shared/research/machine.md) and needs no primitive.
+    // Row-major, so the leading dimensions are the stored column counts.
+    dnnl_status_t st = dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.m, p.n, p.k, 1.0f, a,
+                                  p.ta ? p.m : p.k, b, p.tb ? p.k : p.n, 0.0f, c, p.n);
+    if (st == dnnl_success) return true;
+  }
   if (cb.out.size() + 2 > 6) {
     cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
     return false;
@@ -262,10 +280,9 @@ bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   Tensor scratch = Tensor::empty(uint8, Shape{static_cast<int64_t>(scratch_bytes)});
   dnnl::memory ms(e->scratch_md, engine(), scratch_bytes ? scratch.mutable_raw_data() : nullptr);
   dnnl::stream& s = stream();
-  e->prim->execute(s, {{DNNL_ARG_SRC, ma},
-                       {DNNL_ARG_WEIGHTS, mb},
-                       {DNNL_ARG_DST, mc},
-                       {DNNL_ARG_SCRATCHPAD, ms}});
+  e->prim->execute(
+      s,
+      {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}, {DNNL_ARG_SCRATCHPAD, ms}});
   s.wait();
   return true;
 }

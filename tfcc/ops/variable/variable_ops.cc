@@ -4,6 +4,7 @@
 
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/kernel_util.h"
 
 namespace tfcc {
 namespace {
@@ -17,35 +18,68 @@ std::vector<OutputSpec> assign_shape(const InferenceContext& c) {
   const auto& v = variable_of(c.attrs());
   if (c.dtype(0) != v->dtype || !c.shape(0).is_compatible_with(v->shape)) {
     c.fail(internal::str_cat("Cannot assign a ", dtype_name(c.dtype(0)), " ",
-                             c.shape(0).to_string(), " value to variable '", v->name,
-                             "' of dtype ", dtype_name(v->dtype), " and shape ",
-                             v->shape.to_string()));
+                             c.shape(0).to_string(), " value to variable '", v->name, "' of dtype ",
+                             dtype_name(v->dtype), " and shape ", v->shape.to_string()));
   }
   return {{v->dtype, v->shape}};
+}
+
+// A new handle on a tensor's buffer. The variable's own value handle never leaves the variable,
+// so "its buffer has one holder" means nobody else can see it (see update_in_place).
+Tensor fresh_handle(const Tensor& t) {
+  return Tensor::with_buffer(t.dtype(), t.shape(), t.buffer());
 }
 
 void read_kernel(KernelContext& ctx) {
   const auto& v = variable_of(ctx.attrs());
   std::lock_guard<std::mutex> lock(v->mu);
   // A new handle on the same buffer: each read is a distinct tensor for tapes and traces.
-  ctx.set_output(0, Tensor::with_buffer(v->value.dtype(), v->value.shape(), v->value.buffer()));
+  ctx.set_output(0, fresh_handle(v->value));
 }
 
 void assign_kernel(KernelContext& ctx) {
   const auto& v = variable_of(ctx.attrs());
   std::lock_guard<std::mutex> lock(v->mu);
-  v->value = ctx.input(0);
-  ctx.set_output(0, v->value);
+  v->value = fresh_handle(ctx.input(0));
+  ctx.set_output(0, fresh_handle(v->value));
 }
 
 // assign_add / assign_sub compute with ops outside the lock, then publish; concurrent updates to
 // one variable from several threads may interleave, as with TF's use_locking=False.
+// value += / -= delta in the variable's own buffer, when no tensor but the variable holds it
+// (every read and every earlier result has been dropped): the optimizer-step case, which then
+// makes one pass over memory and allocates nothing. Caller holds the variable's lock.
+template <bool kAdd>
+bool update_in_place(VariableState& v, const Tensor& delta) {
+  Tensor& cur = v.value;
+  if (cur.buffer().use_count() != 1 || delta.dtype() != cur.dtype() ||
+      delta.shape() != cur.shape() || delta.buffer() == cur.buffer()) {
+    return false;
+  }
+  return visit_dtype(cur.dtype(), [&]<typename T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      T* p = cur.mutable_data<T>();
+      const T* d = delta.data<T>();
+      kernels::parallel_for(cur.num_elements(), [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) p[i] = kAdd ? p[i] + d[i] : p[i] - d[i];
+      });
+      return true;
+    } else {
+      return false;
+    }
+  });
+}
+
 template <bool kAdd>
 void update_kernel(KernelContext& ctx) {
   const auto& v = variable_of(ctx.attrs());
   Tensor old;
   {
     std::lock_guard<std::mutex> lock(v->mu);
+    if (update_in_place<kAdd>(*v, ctx.input(0))) {
+      ctx.set_output(0, fresh_handle(v->value));
+      return;
+    }
     old = v->value;
   }
   Tensor updated;
@@ -54,7 +88,7 @@ void update_kernel(KernelContext& ctx) {
     updated = kAdd ? add(old, ctx.input(0)) : subtract(old, ctx.input(0));
   }
   std::lock_guard<std::mutex> lock(v->mu);
-  v->value = updated;
+  v->value = fresh_handle(updated);
   ctx.set_output(0, updated);
 }
 
