@@ -36,15 +36,17 @@ double rel_error(const std::vector<double>& got, const std::vector<double>& want
   return err / std::max(scale, 1e-30);
 }
 
+// Batched products use cached oneDNN matmul primitives (single 2-D products go to dnnl_sgemm,
+// which needs none).
 TEST(MatMul, PrimitiveCacheIsHitForARepeatedShape) {
-  Tensor a = random::stateless_uniform({37, 53}, {1, 1});
-  Tensor b = random::stateless_uniform({53, 29}, {1, 2});
+  Tensor a = random::stateless_uniform({3, 37, 53}, {1, 1});
+  Tensor b = random::stateless_uniform({3, 53, 29}, {1, 2});
   const MatMulCacheStats s0 = matmul_cache_stats();
   Tensor c1 = matmul(a, b);
   const MatMulCacheStats s1 = matmul_cache_stats();
   EXPECT_EQ(s1.misses, s0.misses + 1) << "first call of a new shape builds a primitive";
   Tensor c2 = matmul(a, b);
-  Tensor c3 = matmul(random::stateless_uniform({37, 53}, {2, 1}), b);
+  Tensor c3 = matmul(random::stateless_uniform({3, 37, 53}, {2, 1}), b);
   const MatMulCacheStats s2 = matmul_cache_stats();
   EXPECT_EQ(s2.misses, s1.misses) << "a repeated shape rebuilt the primitive";
   EXPECT_EQ(s2.hits, s1.hits + 2);
@@ -52,7 +54,7 @@ TEST(MatMul, PrimitiveCacheIsHitForARepeatedShape) {
   EXPECT_EQ(s2.fallbacks, s0.fallbacks);
   EXPECT_EQ(c1.to_vector<float>(), c2.to_vector<float>());
   // Another transpose flag is another primitive.
-  matmul(a, random::stateless_uniform({29, 53}, {1, 3}), false, true);
+  matmul(a, random::stateless_uniform({3, 29, 53}, {1, 3}), false, true);
   EXPECT_EQ(matmul_cache_stats().misses, s2.misses + 1);
 }
 
