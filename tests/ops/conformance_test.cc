@@ -36,7 +36,8 @@ TEST(ConformanceCoverage, EveryRegisteredOpHasARow) {
   for (const OpDef* op : OpRegistry::global().ops()) {
     if (!covered.count(op->name())) missing.push_back(op->name());
   }
-  EXPECT_TRUE(missing.empty()) << "ops without a conformance row: " << ::testing::PrintToString(missing);
+  EXPECT_TRUE(missing.empty()) << "ops without a conformance row: "
+                               << ::testing::PrintToString(missing);
 }
 
 TEST(ConformanceCoverage, EveryRowHasInvalidInputCases) {

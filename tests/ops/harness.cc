@@ -50,10 +50,10 @@ Tensor to_tensor(const Ref& r, DType dtype) {
         // Through int64: out-of-range values wrap (defined) instead of converting (undefined).
         // Values beyond int64 saturate (a float64 reference of an int64 extreme is 2^63).
         constexpr double kTwo63 = 9223372036854775808.0;
-        int64_t w = !std::isfinite(v)  ? 0
-                    : v >= kTwo63      ? INT64_MAX
-                    : v < -kTwo63      ? INT64_MIN
-                                       : static_cast<int64_t>(std::trunc(v));
+        int64_t w = !std::isfinite(v) ? 0
+                    : v >= kTwo63     ? INT64_MAX
+                    : v < -kTwo63     ? INT64_MIN
+                                      : static_cast<int64_t>(std::trunc(v));
         p[i] = static_cast<T>(w);
       } else {
         p[i] = convert_element<T>(v);
@@ -63,9 +63,7 @@ Tensor to_tensor(const Ref& r, DType dtype) {
   return t;
 }
 
-Ref from_tensor(const Tensor& t) {
-  return {t.shape().dims(), t.to_vector<double>(), t.dtype()};
-}
+Ref from_tensor(const Tensor& t) { return {t.shape().dims(), t.to_vector<double>(), t.dtype()}; }
 
 namespace {
 
@@ -189,8 +187,8 @@ constexpr int64_t kMaxGradElements = 128;
 
 // The case's inputs for a gradient check: pinned inputs as given, the others redrawn in the
 // domain; nullopt when the case is too large or has nothing to differentiate.
-std::optional<std::vector<Tensor>> gradient_inputs(const OpRow& row, const Case& c,
-                                                   uint64_t seed, std::vector<size_t>* free) {
+std::optional<std::vector<Tensor>> gradient_inputs(const OpRow& row, const Case& c, uint64_t seed,
+                                                   std::vector<size_t>* free) {
   if (!c.grad ||
       (!c.only.empty() && std::find(c.only.begin(), c.only.end(), float64) == c.only.end())) {
     return std::nullopt;
@@ -310,7 +308,9 @@ OpRow unary_row(std::string name, std::string op, std::vector<DType> dtypes,
   };
   // Wrong dtype: a bool tensor is never a valid numeric input.
   row.invalid.push_back({"bool input",
-                         [fn] { fn(Tensor::from_vector<bool>({true, false})); },
+                         [fn] {
+                           fn(Tensor::from_vector<bool>({true, false}));
+                         },
                          ErrorCode::kInvalidArgument, "[Op:" + op + "]"});
   return row;
 }

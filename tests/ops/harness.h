@@ -58,12 +58,12 @@ using RefFn = std::function<std::vector<Ref>(const std::vector<Ref>&, DType)>;
 
 /// One row of the table.
 struct OpRow {
-  std::string name;               ///< the API function, e.g. "add"
-  std::vector<std::string> ops;   ///< registry ops this row covers ("AddV2"); none for composites
-  std::vector<DType> dtypes;      ///< dtypes the row runs
+  std::string name;              ///< the API function, e.g. "add"
+  std::vector<std::string> ops;  ///< registry ops this row covers ("AddV2"); none for composites
+  std::vector<DType> dtypes;     ///< dtypes the row runs
   std::vector<Case> cases;
-  ApiFn fn;                       ///< calls the public API
-  RefFn reference;                ///< float64 reference; receives inputs as the tested dtype holds them
+  ApiFn fn;         ///< calls the public API
+  RefFn reference;  ///< float64 reference; receives inputs as the tested dtype holds them
   /// The dtype of every output for a tested dtype (default: the same).
   std::function<DType(DType)> out_dtype;
   double rtol32 = 2e-6, atol32 = 1e-6;  ///< tolerances for float32 (and bfloat16 x 100)
@@ -75,9 +75,9 @@ struct OpRow {
 
   // Gradient column: float64 central differences against the tape, on the row's cases with the
   // non-pinned inputs redrawn uniformly from grad_domain (avoiding kinks such as 0 for abs).
-  bool grad_check = true;            ///< false only with a reason (documented at the row)
+  bool grad_check = true;  ///< false only with a reason (documented at the row)
   std::pair<double, double> grad_domain = {-2.0, 2.0};
-  bool second_order = false;         ///< also check the gradient of the gradient
+  bool second_order = false;  ///< also check the gradient of the gradient
   /// The property check compares tape gradients with finite differences itself (ops such as
   /// ReadVariableOp, whose inputs are not tensors).
   bool property_checks_gradient = false;

@@ -41,17 +41,21 @@ OpRow comparison_row(std::string name, std::string op, BinaryApi f, double (*ref
 std::vector<OpRow> binary_rows() {
   std::vector<OpRow> rows;
   const std::vector<Case> specials = {
-      {"specials", {vec({INFINITY, -INFINITY, NAN, 0, 1}), vec({1, INFINITY, 2, -0.0, NAN})},
+      {"specials",
+       {vec({INFINITY, -INFINITY, NAN, 0, 1}), vec({1, INFINITY, 2, -0.0, NAN})},
        kFloat}};
-  rows.push_back(binary_row("add", "AddV2", kNumeric, api(add),
-                            [](double x, double y) { return x + y; }, specials));
-  rows.push_back(binary_row("subtract", "Sub", kNumeric, api(subtract),
-                            [](double x, double y) { return x - y; }, specials));
-  rows.push_back(binary_row("multiply", "Mul", kNumeric, api(multiply),
-                            [](double x, double y) { return x * y; }, specials));
+  rows.push_back(binary_row(
+      "add", "AddV2", kNumeric, api(add), [](double x, double y) { return x + y; }, specials));
+  rows.push_back(binary_row(
+      "subtract", "Sub", kNumeric, api(subtract), [](double x, double y) { return x - y; },
+      specials));
+  rows.push_back(binary_row(
+      "multiply", "Mul", kNumeric, api(multiply), [](double x, double y) { return x * y; },
+      specials));
   {
-    OpRow row = binary_row("divide", "RealDiv", kSigned, api(divide),
-                           [](double x, double y) { return x / y; }, specials);
+    OpRow row = binary_row(
+        "divide", "RealDiv", kSigned, api(divide), [](double x, double y) { return x / y; },
+        specials);
     row.grad_domain = {0.5, 3};
     // Integer inputs divide as float64 (truediv); integer zero divisors give inf, as in TF.
     row.out_dtype = [](DType t) { return is_integer(t) ? float64 : t; };
@@ -62,7 +66,9 @@ std::vector<OpRow> binary_rows() {
                            nonzero_divisor_cases());
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);  // generic cases hold 0 divisors
     row.invalid.push_back({"integer division by zero",
-                           [] { floordiv(constant({1, 2}), constant({1, 0})); },
+                           [] {
+                             floordiv(constant({1, 2}), constant({1, 0}));
+                           },
                            ErrorCode::kInvalidArgument, "Integer division by zero"});
     rows.push_back(std::move(row));
   }
@@ -71,7 +77,10 @@ std::vector<OpRow> binary_rows() {
                            nonzero_divisor_cases());
     row.grad_domain = {0.5, 3};
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);
-    row.invalid.push_back({"integer modulo by zero", [] { floormod(constant({1, 2}), 0); },
+    row.invalid.push_back({"integer modulo by zero",
+                           [] {
+                             floormod(constant({1, 2}), 0);
+                           },
                            ErrorCode::kInvalidArgument, "Integer division by zero"});
     rows.push_back(std::move(row));
   }
@@ -80,11 +89,15 @@ std::vector<OpRow> binary_rows() {
         {"int powers", {vec({-3, -2, 0, 1, 2, 3}), vec({0, 1, 2, 3, 4, 5})}, {}},
         {"fractional", {vec({0.5, 2, 9, 0}), vec({0.5, -1, 0.5, 0})}, kFloat},
         {"broadcast", {filled({3, 4}, 0.1, 3, 12), vec({0, 1, 2, 3})}, {}}};
-    OpRow row = binary_row("pow", "Pow", kSigned, api(pow),
-                           [](double x, double y) { return std::pow(x, y); }, pow_cases);
+    OpRow row = binary_row(
+        "pow", "Pow", kSigned, api(pow), [](double x, double y) { return std::pow(x, y); },
+        pow_cases);
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);
     row.grad_domain = {0.5, 2};
-    row.invalid.push_back({"negative integer power", [] { pow(constant({2, 3}), -1); },
+    row.invalid.push_back({"negative integer power",
+                           [] {
+                             pow(constant({2, 3}), -1);
+                           },
                            ErrorCode::kInvalidArgument, "negative integer powers"});
     rows.push_back(std::move(row));
   }
@@ -94,23 +107,25 @@ std::vector<OpRow> binary_rows() {
                             api(squared_difference),
                             [](double x, double y) { return (x - y) * (x - y); }));
 
-  rows.push_back(comparison_row("equal", "Equal", equal,
-                                [](double x, double y) { return double(x == y); }, kNumeric));
-  rows.push_back(comparison_row("not_equal", "NotEqual", not_equal,
-                                [](double x, double y) { return double(x != y); }, kNumeric));
-  rows.push_back(comparison_row("less", "Less", less,
-                                [](double x, double y) { return double(x < y); }, kNumeric));
-  rows.push_back(comparison_row("less_equal", "LessEqual", less_equal,
-                                [](double x, double y) { return double(x <= y); }, kNumeric));
-  rows.push_back(comparison_row("greater", "Greater", greater,
-                                [](double x, double y) { return double(x > y); }, kNumeric));
-  rows.push_back(comparison_row("greater_equal", "GreaterEqual", greater_equal,
-                                [](double x, double y) { return double(x >= y); }, kNumeric));
+  rows.push_back(comparison_row(
+      "equal", "Equal", equal, [](double x, double y) { return double(x == y); }, kNumeric));
+  rows.push_back(comparison_row(
+      "not_equal", "NotEqual", not_equal, [](double x, double y) { return double(x != y); },
+      kNumeric));
+  rows.push_back(comparison_row(
+      "less", "Less", less, [](double x, double y) { return double(x < y); }, kNumeric));
+  rows.push_back(comparison_row(
+      "less_equal", "LessEqual", less_equal, [](double x, double y) { return double(x <= y); },
+      kNumeric));
+  rows.push_back(comparison_row(
+      "greater", "Greater", greater, [](double x, double y) { return double(x > y); }, kNumeric));
+  rows.push_back(comparison_row(
+      "greater_equal", "GreaterEqual", greater_equal,
+      [](double x, double y) { return double(x >= y); }, kNumeric));
 
-  std::vector<Case> bool_cases = {
-      {"truth table", {vec({0, 0, 1, 1}), vec({0, 1, 0, 1})}, {}},
-      {"broadcast", {mat({{0}, {1}}), vec({0, 1, 1})}, {}},
-      {"empty", {shaped({0}, {}), scalar(1)}, {}}};
+  std::vector<Case> bool_cases = {{"truth table", {vec({0, 0, 1, 1}), vec({0, 1, 0, 1})}, {}},
+                                  {"broadcast", {mat({{0}, {1}}), vec({0, 1, 1})}, {}},
+                                  {"empty", {shaped({0}, {}), scalar(1)}, {}}};
   for (auto [name, op, f, ref] :
        {std::tuple{"logical_and", "LogicalAnd", &logical_and,
                    +[](double x, double y) { return double(x != 0 && y != 0); }},

@@ -12,7 +12,8 @@ namespace {
 // x != 0; out-of-range float to int saturates in tfcc).
 double cast_ref(double v, DType to) {
   switch (to) {
-    case DType::kBool: return v != 0;
+    case DType::kBool:
+      return v != 0;
     case DType::kInt32:
       if (std::isnan(v)) return 0;
       return std::clamp(std::trunc(v), -2147483648.0, 2147483647.0);
@@ -22,9 +23,12 @@ double cast_ref(double v, DType to) {
     case DType::kUInt8:
       if (std::isnan(v)) return 0;
       return std::clamp(std::trunc(v), 0.0, 255.0);
-    case DType::kFloat32: return static_cast<float>(v);
-    case DType::kBFloat16: return static_cast<float>(BFloat16(static_cast<float>(v)));
-    default: return v;
+    case DType::kFloat32:
+      return static_cast<float>(v);
+    case DType::kBFloat16:
+      return static_cast<float>(BFloat16(static_cast<float>(v)));
+    default:
+      return v;
   }
 }
 
@@ -96,7 +100,8 @@ std::vector<OpRow> elementwise_rows() {
         {"broadcast all", {vec({1, 0, 1}, bool_), mat({{1}, {2}}), mat({{7, 8, 9}})}, {}},
         {"scalar cond", {scalar(0, bool_), vec({1, 1}), vec({0, 0})}, {}},
         {"empty", {shaped({0}, {}, bool_), shaped({0}, {}), shaped({0}, {})}, {}},
-        {"large", {filled({200, 300}, 0, 2, 3, bool_), filled({200, 300}, 0, 9, 4), scalar(1)},
+        {"large",
+         {filled({200, 300}, 0, 2, 3, bool_), filled({200, 300}, 0, 9, 4), scalar(1)},
          {}}};
     row.fn = [](const std::vector<Tensor>& in) {
       return std::vector<Tensor>{where(in[0], in[1], in[2])};
@@ -126,14 +131,17 @@ std::vector<OpRow> elementwise_rows() {
         }
         return x.values[off];
       };
-      for (int64_t f = 0; f < n; ++f) out.values.push_back(at(in[0], f) != 0 ? at(in[1], f) : at(in[2], f));
+      for (int64_t f = 0; f < n; ++f)
+        out.values.push_back(at(in[0], f) != 0 ? at(in[1], f) : at(in[2], f));
       return std::vector<Ref>{out};
     };
     row.invalid = {
         {"non-bool condition", [] { where(constant({1.f}), constant({1.f}), constant({2.f})); },
          ErrorCode::kInvalidArgument, "[Op:SelectV2]"},
         {"incompatible shapes",
-         [] { where(constant({true, false}), constant({1.f, 2.f, 3.f}), 0); },
+         [] {
+           where(constant({true, false}), constant({1.f, 2.f, 3.f}), 0);
+         },
          ErrorCode::kInvalidArgument, "Incompatible shapes"},
         {"mixed branch dtypes", [] { where(constant({true}), constant({1.f}), constant({1})); },
          ErrorCode::kInvalidArgument, "[Op:SelectV2]"}};
@@ -167,9 +175,8 @@ std::vector<OpRow> elementwise_rows() {
       }
       return std::vector<Ref>{out};
     };
-    row.invalid = {{"bfloat16 condition",
-                    [] { where(cast(constant({1.f}), bfloat16)); }, ErrorCode::kInvalidArgument,
-                    "[Op:Where]"}};
+    row.invalid = {{"bfloat16 condition", [] { where(cast(constant({1.f}), bfloat16)); },
+                    ErrorCode::kInvalidArgument, "[Op:Where]"}};
     rows.push_back(std::move(row));
   }
   {
@@ -190,12 +197,17 @@ std::vector<OpRow> elementwise_rows() {
       }
       return std::vector<Ref>{out};
     };
-    row.invalid = {
-        {"shape mismatch", [] { add_n({constant({1.f, 2.f}), constant({1.f})}); },
-         ErrorCode::kInvalidArgument, "same shape"},
-        {"dtype mismatch", [] { add_n({constant({1.f}), constant({1})}); },
-         ErrorCode::kInvalidArgument, "[Op:AddN]"},
-        {"empty list", [] { add_n({}); }, ErrorCode::kInvalidArgument, "at least one"}};
+    row.invalid = {{"shape mismatch",
+                    [] {
+                      add_n({constant({1.f, 2.f}), constant({1.f})});
+                    },
+                    ErrorCode::kInvalidArgument, "same shape"},
+                   {"dtype mismatch",
+                    [] {
+                      add_n({constant({1.f}), constant({1})});
+                    },
+                    ErrorCode::kInvalidArgument, "[Op:AddN]"},
+                   {"empty list", [] { add_n({}); }, ErrorCode::kInvalidArgument, "at least one"}};
     rows.push_back(std::move(row));
   }
   {

@@ -8,8 +8,7 @@
 namespace tfcc::conformance {
 namespace {
 
-OpRow assign_row(std::string name, std::string op,
-                 Tensor (Variable::*method)(const Tensor&) const,
+OpRow assign_row(std::string name, std::string op, Tensor (Variable::*method)(const Tensor&) const,
                  std::function<double(double, double)> ref) {
   OpRow row;
   row.name = name;
@@ -35,7 +34,9 @@ OpRow assign_row(std::string name, std::string op,
       {"dtype mismatch", [method] { (Variable(constant({1.f})).*method)(constant({1})); },
        ErrorCode::kInvalidArgument, "Cannot assign"},
       {"shape mismatch",
-       [method] { (Variable(constant({1.f, 2.f})).*method)(constant({1.f})); },
+       [method] {
+         (Variable(constant({1.f, 2.f})).*method)(constant({1.f}));
+       },
        ErrorCode::kInvalidArgument, "shape (2,)"},
       {"undefined variable", [method] { (Variable().*method)(constant({1.f})); },
        ErrorCode::kFailedPrecondition, "undefined"}};

@@ -4,7 +4,8 @@
 //     auto e = tfcc::exp(xs[0]);
 //     return tfcc::CustomGradientResult{
 //         tfcc::log(1 + e),
-//         [e](const tfcc::Tensor& dy) { return std::vector<tfcc::Tensor>{dy * (1 - 1 / (1 + e))}; }};
+//         [e](const tfcc::Tensor& dy) { return std::vector<tfcc::Tensor>{dy * (1 - 1 / (1 + e))};
+//         }};
 //   });
 //   auto y = log1pexp({x});   // forward as written; backward uses the lambda
 //

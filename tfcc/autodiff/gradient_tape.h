@@ -138,7 +138,7 @@ class GradientTape : public OpObserver {
   GradientTapeOptions options_;
   std::vector<Entry> entries_;
   std::unordered_set<uint64_t> watched_;
-  std::vector<Variable> watched_vars_;                           // explicit and accessed
+  std::vector<Variable> watched_vars_;                             // explicit and accessed
   std::unordered_map<uint64_t, std::vector<uint64_t>> var_reads_;  // variable id -> read ids
   bool recording_ = true;
   bool registered_ = false;

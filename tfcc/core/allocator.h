@@ -18,9 +18,9 @@ namespace tfcc {
 
 /// Byte counts an allocator keeps; all read at one instant.
 struct AllocatorStats {
-  int64_t bytes_in_use = 0;    ///< bytes handed out and not yet freed (size-class rounded)
+  int64_t bytes_in_use = 0;  ///< bytes handed out and not yet freed (size-class rounded)
   int64_t peak_bytes_in_use = 0;
-  int64_t bytes_cached = 0;    ///< freed bytes kept for reuse
+  int64_t bytes_cached = 0;  ///< freed bytes kept for reuse
   int64_t num_allocs = 0;
   int64_t num_system_allocs = 0;  ///< allocations that had to ask the OS
 };

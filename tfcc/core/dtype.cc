@@ -4,13 +4,20 @@ namespace tfcc {
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::kFloat32: return "float32";
-    case DType::kFloat64: return "float64";
-    case DType::kInt32: return "int32";
-    case DType::kInt64: return "int64";
-    case DType::kUInt8: return "uint8";
-    case DType::kBool: return "bool";
-    case DType::kBFloat16: return "bfloat16";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat64:
+      return "float64";
+    case DType::kInt32:
+      return "int32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kBool:
+      return "bool";
+    case DType::kBFloat16:
+      return "bfloat16";
   }
   return "invalid";
 }

@@ -50,13 +50,20 @@ struct BFloat16 {
 /// Bytes per element.
 constexpr size_t dtype_size(DType t) {
   switch (t) {
-    case DType::kFloat32: return 4;
-    case DType::kFloat64: return 8;
-    case DType::kInt32: return 4;
-    case DType::kInt64: return 8;
-    case DType::kUInt8: return 1;
-    case DType::kBool: return 1;
-    case DType::kBFloat16: return 2;
+    case DType::kFloat32:
+      return 4;
+    case DType::kFloat64:
+      return 8;
+    case DType::kInt32:
+      return 4;
+    case DType::kInt64:
+      return 8;
+    case DType::kUInt8:
+      return 1;
+    case DType::kBool:
+      return 1;
+    case DType::kBFloat16:
+      return 2;
   }
   return 0;
 }
@@ -73,38 +80,90 @@ constexpr bool is_integer(DType t) {
 }
 
 /// The C++ type that stores one element of a dtype.
-template <DType D> struct CppType;
-template <> struct CppType<DType::kFloat32> { using type = float; };
-template <> struct CppType<DType::kFloat64> { using type = double; };
-template <> struct CppType<DType::kInt32> { using type = int32_t; };
-template <> struct CppType<DType::kInt64> { using type = int64_t; };
-template <> struct CppType<DType::kUInt8> { using type = uint8_t; };
-template <> struct CppType<DType::kBool> { using type = bool; };
-template <> struct CppType<DType::kBFloat16> { using type = BFloat16; };
-template <DType D> using cpp_type_t = typename CppType<D>::type;
+template <DType D>
+struct CppType;
+template <>
+struct CppType<DType::kFloat32> {
+  using type = float;
+};
+template <>
+struct CppType<DType::kFloat64> {
+  using type = double;
+};
+template <>
+struct CppType<DType::kInt32> {
+  using type = int32_t;
+};
+template <>
+struct CppType<DType::kInt64> {
+  using type = int64_t;
+};
+template <>
+struct CppType<DType::kUInt8> {
+  using type = uint8_t;
+};
+template <>
+struct CppType<DType::kBool> {
+  using type = bool;
+};
+template <>
+struct CppType<DType::kBFloat16> {
+  using type = BFloat16;
+};
+template <DType D>
+using cpp_type_t = typename CppType<D>::type;
 
 /// The dtype that stores a C++ type.
-template <typename T> constexpr DType dtype_of();
-template <> constexpr DType dtype_of<float>() { return DType::kFloat32; }
-template <> constexpr DType dtype_of<double>() { return DType::kFloat64; }
-template <> constexpr DType dtype_of<int32_t>() { return DType::kInt32; }
-template <> constexpr DType dtype_of<int64_t>() { return DType::kInt64; }
-template <> constexpr DType dtype_of<uint8_t>() { return DType::kUInt8; }
-template <> constexpr DType dtype_of<bool>() { return DType::kBool; }
-template <> constexpr DType dtype_of<BFloat16>() { return DType::kBFloat16; }
+template <typename T>
+constexpr DType dtype_of();
+template <>
+constexpr DType dtype_of<float>() {
+  return DType::kFloat32;
+}
+template <>
+constexpr DType dtype_of<double>() {
+  return DType::kFloat64;
+}
+template <>
+constexpr DType dtype_of<int32_t>() {
+  return DType::kInt32;
+}
+template <>
+constexpr DType dtype_of<int64_t>() {
+  return DType::kInt64;
+}
+template <>
+constexpr DType dtype_of<uint8_t>() {
+  return DType::kUInt8;
+}
+template <>
+constexpr DType dtype_of<bool>() {
+  return DType::kBool;
+}
+template <>
+constexpr DType dtype_of<BFloat16>() {
+  return DType::kBFloat16;
+}
 
 /// Calls `fn.template operator()<T>()` with T the C++ type of `t`:
 ///   visit_dtype(t, [&]<typename T>() { ... });
 template <typename Fn>
 decltype(auto) visit_dtype(DType t, Fn&& fn) {
   switch (t) {
-    case DType::kFloat32: return fn.template operator()<float>();
-    case DType::kFloat64: return fn.template operator()<double>();
-    case DType::kInt32: return fn.template operator()<int32_t>();
-    case DType::kInt64: return fn.template operator()<int64_t>();
-    case DType::kUInt8: return fn.template operator()<uint8_t>();
-    case DType::kBool: return fn.template operator()<bool>();
-    case DType::kBFloat16: return fn.template operator()<BFloat16>();
+    case DType::kFloat32:
+      return fn.template operator()<float>();
+    case DType::kFloat64:
+      return fn.template operator()<double>();
+    case DType::kInt32:
+      return fn.template operator()<int32_t>();
+    case DType::kInt64:
+      return fn.template operator()<int64_t>();
+    case DType::kUInt8:
+      return fn.template operator()<uint8_t>();
+    case DType::kBool:
+      return fn.template operator()<bool>();
+    case DType::kBFloat16:
+      return fn.template operator()<BFloat16>();
   }
   return fn.template operator()<float>();
 }

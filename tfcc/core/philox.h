@@ -45,7 +45,8 @@ class Philox {
   }
   /// A double in [0, 1) from 52 random bits.
   static double to_unit_double(uint32_t hi, uint32_t lo) {
-    uint64_t bits = (uint64_t{1023} << 52) | ((uint64_t(hi) << 32 | lo) & ((uint64_t{1} << 52) - 1));
+    uint64_t bits =
+        (uint64_t{1023} << 52) | ((uint64_t(hi) << 32 | lo) & ((uint64_t{1} << 52) - 1));
     double d;
     __builtin_memcpy(&d, &bits, 8);
     return d - 1.0;

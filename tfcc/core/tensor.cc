@@ -14,8 +14,8 @@ Tensor Tensor::empty(DType dtype, const Shape& shape, Device& device) {
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = dtype;
   impl->shape = shape;
-  size_t bytes = static_cast<size_t>(checked_mul(shape.num_elements(),
-                                                 static_cast<int64_t>(dtype_size(dtype))));
+  size_t bytes = static_cast<size_t>(
+      checked_mul(shape.num_elements(), static_cast<int64_t>(dtype_size(dtype))));
   impl->buffer = std::make_shared<Buffer>(device.allocator(), bytes);
   impl->id = next_tensor_id();
   return Tensor(std::move(impl));
@@ -87,8 +87,8 @@ const void* Tensor::raw_data() const {
 }
 
 void Tensor::check_dtype(DType expected, const char* what) const {
-  TFCC_CHECK_ARG(dtype() == expected, what, " asked for ", dtype_name(expected),
-                 " elements of a ", dtype_name(dtype()), " tensor");
+  TFCC_CHECK_ARG(dtype() == expected, what, " asked for ", dtype_name(expected), " elements of a ",
+                 dtype_name(dtype()), " tensor");
 }
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }

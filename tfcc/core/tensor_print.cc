@@ -115,8 +115,7 @@ class ElementFormatter {
         min_val = std::min(min_val, a);
       }
     }
-    bool sci = any_finite_nonzero &&
-               (max_val >= 1e8 || min_val < 1e-4 || max_val / min_val > 1e3);
+    bool sci = any_finite_nonzero && (max_val >= 1e8 || min_val < 1e-4 || max_val / min_val > 1e3);
     std::vector<Parts> parts(vals.size());
     size_t pad_int = 0, pad_frac = 0, pad_exp = 2;
     for (size_t i = 0; i < vals.size(); ++i) {
@@ -140,7 +139,8 @@ class ElementFormatter {
         s = v < 0 ? "-inf" : "inf";
       } else {
         const Parts& p = parts[i];
-        s = pad_left(p.int_part, pad_int) + "." + p.frac + std::string(pad_frac - p.frac.size(), ' ');
+        s = pad_left(p.int_part, pad_int) + "." + p.frac +
+            std::string(pad_frac - p.frac.size(), ' ');
         if (sci) {
           std::string digits = p.exp.substr(1);
           s += "e" + p.exp.substr(0, 1) + std::string(pad_exp - digits.size(), '0') + digits;
@@ -195,8 +195,8 @@ class Printer {
       std::string s = fmt_.str(0);
       return s.substr(s.find_first_not_of(' '));
     }
-    double v = t_.dtype() == float64 ? *static_cast<const double*>(t_.raw_data())
-                                     : t_.item<double>();
+    double v =
+        t_.dtype() == float64 ? *static_cast<const double*>(t_.raw_data()) : t_.item<double>();
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
     auto shortest_of = [&](std::chars_format f) {
@@ -290,8 +290,7 @@ std::string Tensor::to_string() const {
   }
   std::string values = values_string();
   if (values.find('\n') != std::string::npos) values = "\n" + values;
-  os << "tf.Tensor(" << values << ", shape=" << shape().to_string() << ", dtype=" << dtype()
-     << ")";
+  os << "tf.Tensor(" << values << ", shape=" << shape().to_string() << ", dtype=" << dtype() << ")";
   return os.str();
 }
 

@@ -8,15 +8,24 @@ AttrType attr_type_of(const AttrValue& v) { return static_cast<AttrType>(v.index
 
 std::string_view attr_type_name(AttrType t) {
   switch (t) {
-    case AttrType::kInt: return "int";
-    case AttrType::kFloat: return "float";
-    case AttrType::kBool: return "bool";
-    case AttrType::kString: return "string";
-    case AttrType::kType: return "type";
-    case AttrType::kInts: return "list(int)";
-    case AttrType::kFloats: return "list(float)";
-    case AttrType::kTensor: return "tensor";
-    case AttrType::kResource: return "resource";
+    case AttrType::kInt:
+      return "int";
+    case AttrType::kFloat:
+      return "float";
+    case AttrType::kBool:
+      return "bool";
+    case AttrType::kString:
+      return "string";
+    case AttrType::kType:
+      return "type";
+    case AttrType::kInts:
+      return "list(int)";
+    case AttrType::kFloats:
+      return "list(float)";
+    case AttrType::kTensor:
+      return "tensor";
+    case AttrType::kResource:
+      return "resource";
   }
   return "?";
 }

@@ -16,10 +16,10 @@ namespace tfcc {
 struct Axes {
   std::optional<std::vector<int64_t>> list;
   Axes() = default;
-  Axes(int axis) : list(std::vector<int64_t>{axis}) {}       // NOLINT: implicit by design
-  Axes(int64_t axis) : list(std::vector<int64_t>{axis}) {}   // NOLINT
+  Axes(int axis) : list(std::vector<int64_t>{axis}) {}      // NOLINT: implicit by design
+  Axes(int64_t axis) : list(std::vector<int64_t>{axis}) {}  // NOLINT
   Axes(std::initializer_list<int64_t> axes) : list(std::vector<int64_t>(axes)) {}  // NOLINT
-  Axes(std::vector<int64_t> axes) : list(std::move(axes)) {}  // NOLINT
+  Axes(std::vector<int64_t> axes) : list(std::move(axes)) {}                       // NOLINT
   bool all() const { return !list.has_value(); }
 };
 

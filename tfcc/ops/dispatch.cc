@@ -48,9 +48,8 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
     const AttrDef* def = op.find_attr(name);
     if (!def) op_error(op, internal::str_cat("Unknown attribute '", name, "'"));
     if (attr_type_of(value) != def->type) {
-      op_error(op, internal::str_cat("Attribute '", name, "' must be a ",
-                                     attr_type_name(def->type), ", got a ",
-                                     attr_type_name(attr_type_of(value))));
+      op_error(op, internal::str_cat("Attribute '", name, "' must be a ", attr_type_name(def->type),
+                                     ", got a ", attr_type_name(attr_type_of(value))));
     }
   }
   // Variadic inputs: N is the input count not taken by the fixed-arity inputs.
@@ -91,7 +90,8 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
       DType t = std::get<DType>(*v);
       if (std::find(def.allowed.begin(), def.allowed.end(), t) == def.allowed.end()) {
         std::string allowed;
-        for (DType a : def.allowed) allowed += (allowed.empty() ? "" : ", ") + std::string(dtype_name(a));
+        for (DType a : def.allowed)
+          allowed += (allowed.empty() ? "" : ", ") + std::string(dtype_name(a));
         op_error(op, internal::str_cat("Value for attr '", def.name, "' of ", dtype_name(t),
                                        " is not in the list of allowed values: ", allowed));
       }
@@ -104,10 +104,11 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
 std::vector<Tensor> execute_eager(const OpCall& call) {
   for (const Tensor& t : call.inputs) {
     if (t.is_symbolic()) {
-      throw FailedPreconditionError(internal::str_cat(
-          call.op.name(), " received a symbolic tensor outside the function trace that made it. "
-                          "A tensor from inside a tfcc::function cannot be used after the trace "
-                          "ended; return it from the function instead."));
+      throw FailedPreconditionError(
+          internal::str_cat(call.op.name(),
+                            " received a symbolic tensor outside the function trace that made it. "
+                            "A tensor from inside a tfcc::function cannot be used after the trace "
+                            "ended; return it from the function instead."));
     }
   }
   InferenceContext ic(call);

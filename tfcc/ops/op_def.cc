@@ -9,8 +9,8 @@ void op_error(const OpDef& op, const std::string& message) {
 Tensor& KernelContext::allocate_output(int i) {
   const PartialShape& s = specs_[i].shape;
   if (!s.is_fully_defined()) {
-    throw InternalError(internal::str_cat(op().name(), ": output ", i, " has shape ",
-                                          s.to_string(), " which is not known before running"));
+    throw InternalError(internal::str_cat(op().name(), ": output ", i, " has shape ", s.to_string(),
+                                          " which is not known before running"));
   }
   return allocate_output(i, s.to_shape());
 }

@@ -35,8 +35,8 @@ class OpDef;
 inline const std::vector<DType> kFloatTypes = {float32, float64};
 inline const std::vector<DType> kNumericTypes = {float32, float64, int32, int64, uint8};
 inline const std::vector<DType> kSignedNumericTypes = {float32, float64, int32, int64};
-inline const std::vector<DType> kAllTypes = {float32, float64, int32, int64, uint8, bool_,
-                                             bfloat16};
+inline const std::vector<DType> kAllTypes = {float32, float64, int32,   int64,
+                                             uint8,   bool_,   bfloat16};
 inline const std::vector<DType> kIndexTypes = {int32, int64};
 
 /// A tensor input or output of an op.

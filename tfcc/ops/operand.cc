@@ -29,12 +29,12 @@ Tensor scalar_tensor(double value, DType dtype) {
 Tensor Operand::as_tensor(DType dtype) const {
   if (is_tensor()) return tensor_;
   if (kind_ == DType::kBool && dtype != DType::kBool) {
-    throw InvalidArgumentError(internal::str_cat("Cannot convert a bool scalar to dtype ",
-                                                 dtype_name(dtype)));
+    throw InvalidArgumentError(
+        internal::str_cat("Cannot convert a bool scalar to dtype ", dtype_name(dtype)));
   }
   if (kind_ != DType::kBool && dtype == DType::kBool) {
-    throw InvalidArgumentError(internal::str_cat("Cannot convert ", value_,
-                                                 " to EagerTensor of dtype bool"));
+    throw InvalidArgumentError(
+        internal::str_cat("Cannot convert ", value_, " to EagerTensor of dtype bool"));
   }
   return scalar_tensor(value_, dtype);
 }

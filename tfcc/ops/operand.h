@@ -17,12 +17,11 @@ namespace tfcc {
 /// A tensor or a scalar waiting to learn its dtype.
 class Operand {
  public:
-  Operand(const Tensor& t) : tensor_(t) {}  // NOLINT: implicit by design
-  Operand(Tensor&& t) : tensor_(std::move(t)) {}  // NOLINT
+  Operand(const Tensor& t) : tensor_(t) {}                 // NOLINT: implicit by design
+  Operand(Tensor&& t) : tensor_(std::move(t)) {}           // NOLINT
   Operand(const Variable& v) : tensor_(v.read_value()) {}  // NOLINT
   template <typename T>
-    requires std::is_arithmetic_v<T>
-  Operand(T v) : value_(static_cast<double>(v)) {  // NOLINT
+  requires std::is_arithmetic_v<T> Operand(T v) : value_(static_cast<double>(v)) {  // NOLINT
     if constexpr (std::is_same_v<T, bool>) {
       kind_ = DType::kBool;
     } else if constexpr (std::is_floating_point_v<T>) {

@@ -20,69 +20,59 @@ namespace tfcc {
 /// Tensor or Variable.
 template <typename T>
 concept TensorLike = std::is_same_v<std::remove_cvref_t<T>, Tensor> ||
-                     std::is_same_v<std::remove_cvref_t<T>, Variable>;
+    std::is_same_v<std::remove_cvref_t<T>, Variable>;
 /// What a binary operator accepts on either side.
 template <typename T>
 concept OperandLike = TensorLike<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
 
 /// Element-wise add.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator+(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator+(const A& x, const B& y) {
   return add(Operand(x), Operand(y));
 }
 /// Element-wise subtract.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator-(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator-(const A& x, const B& y) {
   return subtract(Operand(x), Operand(y));
 }
 /// Element-wise multiply.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator*(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator*(const A& x, const B& y) {
   return multiply(Operand(x), Operand(y));
 }
 /// Element-wise divide.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator/(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator/(const A& x, const B& y) {
   return divide(Operand(x), Operand(y));
 }
 /// Element-wise less.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator<(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator<(const A& x, const B& y) {
   return less(Operand(x), Operand(y));
 }
 /// Element-wise less_equal.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator<=(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator<=(const A& x, const B& y) {
   return less_equal(Operand(x), Operand(y));
 }
 /// Element-wise greater.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator>(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator>(const A& x, const B& y) {
   return greater(Operand(x), Operand(y));
 }
 /// Element-wise greater_equal.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator>=(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator>=(const A& x, const B& y) {
   return greater_equal(Operand(x), Operand(y));
 }
 /// Element-wise equal.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator==(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator==(const A& x, const B& y) {
   return equal(Operand(x), Operand(y));
 }
 /// Element-wise not_equal.
 template <OperandLike A, OperandLike B>
-  requires(TensorLike<A> || TensorLike<B>)
-Tensor operator!=(const A& x, const B& y) {
+requires(TensorLike<A> || TensorLike<B>) Tensor operator!=(const A& x, const B& y) {
   return not_equal(Operand(x), Operand(y));
 }
 /// -x.

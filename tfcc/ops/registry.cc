@@ -68,8 +68,7 @@ std::vector<std::string> OpRegistry::check() const {
     }
     for (DType t : ka->allowed) {
       if (!op->find_kernel(DeviceType::kCPU, t)) {
-        problems.push_back(name + ": no CPU kernel for " + kt + "=" +
-                           std::string(dtype_name(t)));
+        problems.push_back(name + ": no CPU kernel for " + kt + "=" + std::string(dtype_name(t)));
       }
     }
   }

@@ -52,10 +52,10 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
-#define TFCC_DEFINE_ERROR(Name, Code)                                             \
-  /** Raised with TensorFlow's Code status. */                                    \
-  class Name : public Error {                                                     \
-   public:                                                                        \
+#define TFCC_DEFINE_ERROR(Name, Code)                                              \
+  /** Raised with TensorFlow's Code status. */                                     \
+  class Name : public Error {                                                      \
+   public:                                                                         \
     explicit Name(const std::string& message) : Error(ErrorCode::Code, message) {} \
   };
 
@@ -90,8 +90,8 @@ std::string str_cat(Args&&... args) {
 
 /// Throws ErrorType with the streamed message when cond is false:
 ///   TFCC_CHECK_ARG(axis < rank, "axis ", axis, " is out of range for rank ", rank);
-#define TFCC_REQUIRE(ErrorType, cond, ...)                                      \
-  do {                                                                          \
+#define TFCC_REQUIRE(ErrorType, cond, ...)                                        \
+  do {                                                                            \
     if (!(cond)) throw ::tfcc::ErrorType(::tfcc::internal::str_cat(__VA_ARGS__)); \
   } while (0)
 #define TFCC_CHECK_ARG(cond, ...) TFCC_REQUIRE(InvalidArgumentError, cond, __VA_ARGS__)

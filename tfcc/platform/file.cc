@@ -93,7 +93,8 @@ bool file_exists(const std::string& path) {
 void make_dirs(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
-  if (ec) throw UnknownError(internal::str_cat("Could not create directory ", path, ": ", ec.message()));
+  if (ec)
+    throw UnknownError(internal::str_cat("Could not create directory ", path, ": ", ec.message()));
 }
 
 }  // namespace tfcc

@@ -27,8 +27,8 @@ Message::~Message() {
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
   const char tag = "IWE"[static_cast<int>(level_)];
-  std::fprintf(stderr, "%s.%06ld: %c %s:%d] %s\n", stamp, static_cast<long>(tv.tv_usec), tag,
-               file_, line_, os_.str().c_str());
+  std::fprintf(stderr, "%s.%06ld: %c %s:%d] %s\n", stamp, static_cast<long>(tv.tv_usec), tag, file_,
+               line_, os_.str().c_str());
 }
 
 }  // namespace tfcc::logging

@@ -11,8 +11,8 @@ namespace tfcc {
 namespace {
 
 std::string temp_dir() {
-  auto d = std::filesystem::temp_directory_path() /
-           ("tfcc_file_test_" + std::to_string(::getpid()));
+  auto d =
+      std::filesystem::temp_directory_path() / ("tfcc_file_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return d.string();
 }

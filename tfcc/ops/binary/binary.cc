@@ -33,7 +33,9 @@ std::vector<Tensor> reduce_pair(const GradContext& g, const Tensor& gx, const Te
           gy.defined() ? sum_to_shape_of(gy, g.inputs[1]) : Tensor()};
 }
 
-std::vector<Tensor> add_grad(const GradContext& g) { return reduce_pair(g, g.grads[0], g.grads[0]); }
+std::vector<Tensor> add_grad(const GradContext& g) {
+  return reduce_pair(g, g.grads[0], g.grads[0]);
+}
 std::vector<Tensor> sub_grad(const GradContext& g) {
   return reduce_pair(g, g.grads[0], negative(g.grads[0]));
 }
@@ -123,10 +125,10 @@ void register_binary_ops(OpRegistry& r) {
   }
 }
 
-#define TFCC_BINARY_API(fn, op_name)                                \
-  Tensor fn(const Operand& x, const Operand& y, Loc loc) {          \
-    static const OpDef& op = op_def(op_name);                       \
-    return call_binary(op, x, y, loc);                              \
+#define TFCC_BINARY_API(fn, op_name)                       \
+  Tensor fn(const Operand& x, const Operand& y, Loc loc) { \
+    static const OpDef& op = op_def(op_name);              \
+    return call_binary(op, x, y, loc);                     \
   }
 TFCC_BINARY_API(add, "AddV2")
 TFCC_BINARY_API(subtract, "Sub")
@@ -167,9 +169,8 @@ Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, Loc loc) {
   PartialShape gs = grad.partial_shape(), ls = like.partial_shape();
   if (gs.is_fully_defined() && ls.is_fully_defined() && gs == ls) return grad;
   if (!gs.is_fully_defined() || !ls.is_fully_defined()) {
-    throw UnimplementedError(
-        "Gradient of a broadcasting op with shapes not known at trace time: " + gs.to_string() +
-        " vs. " + ls.to_string());
+    throw UnimplementedError("Gradient of a broadcasting op with shapes not known at trace time: " +
+                             gs.to_string() + " vs. " + ls.to_string());
   }
   const Shape g = gs.to_shape(), l = ls.to_shape();
   std::vector<int64_t> axes;

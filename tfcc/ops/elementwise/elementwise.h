@@ -26,7 +26,7 @@ Tensor where(const Tensor& cond, Loc loc = Loc::current());
 /// Sum of tensors of one shape and dtype.
 Tensor add_n(const std::vector<Tensor>& inputs, Loc loc = Loc::current());
 /// min(max(x, lo), hi).
-Tensor clip_by_value(const Tensor& x, const Operand& clip_value_min,
-                     const Operand& clip_value_max, Loc loc = Loc::current());
+Tensor clip_by_value(const Tensor& x, const Operand& clip_value_min, const Operand& clip_value_max,
+                     Loc loc = Loc::current());
 
 }  // namespace tfcc

@@ -1,9 +1,8 @@
 // Between the reduction family's definitions, gradient rules and kernels.
 #pragma once
 
-#include <type_traits>
-
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tfcc/ops/op_def.h"

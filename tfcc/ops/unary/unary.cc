@@ -44,35 +44,43 @@ Tensor call_unary(const OpDef& op, const Tensor& x, Loc loc) {
 void register_unary_ops(OpRegistry& r) {
   using T = const Tensor&;
   unary_op(r, "Neg", kSignedNumericTypes).gradient(rule([](T, T, T dy) { return negative(dy); }));
-  unary_op(r, "Abs", kSignedNumericTypes)
-      .gradient(rule([](T x, T, T dy) { return multiply(dy, sign(x)); }));
-  unary_op(r, "Sign", kSignedNumericTypes)
-      .gradient(rule([](T x, T, T) { return zeros_like(x); }));
-  unary_op(r, "Square", kSignedNumericTypes)
-      .gradient(rule([](T x, T, T dy) { return multiply(dy, multiply(x, 2)); }));
+  unary_op(r, "Abs", kSignedNumericTypes).gradient(rule([](T x, T, T dy) {
+    return multiply(dy, sign(x));
+  }));
+  unary_op(r, "Sign", kSignedNumericTypes).gradient(rule([](T x, T, T) { return zeros_like(x); }));
+  unary_op(r, "Square", kSignedNumericTypes).gradient(rule([](T x, T, T dy) {
+    return multiply(dy, multiply(x, 2));
+  }));
   unary_op(r, "Relu", kSignedNumericTypes).gradient(rule([](T, T y, T dy) {
     return where(greater(y, 0), dy, zeros_like(dy));
   }));
   unary_op(r, "Exp", kFloatTypes).gradient(rule([](T, T y, T dy) { return multiply(dy, y); }));
   unary_op(r, "Log", kFloatTypes).gradient(rule([](T x, T, T dy) { return divide(dy, x); }));
-  unary_op(r, "Log1p", kFloatTypes)
-      .gradient(rule([](T x, T, T dy) { return divide(dy, add(x, 1)); }));
-  unary_op(r, "Expm1", kFloatTypes)
-      .gradient(rule([](T, T y, T dy) { return multiply(dy, add(y, 1)); }));
-  unary_op(r, "Sqrt", kFloatTypes)
-      .gradient(rule([](T, T y, T dy) { return divide(multiply(dy, 0.5), y); }));
+  unary_op(r, "Log1p", kFloatTypes).gradient(rule([](T x, T, T dy) {
+    return divide(dy, add(x, 1));
+  }));
+  unary_op(r, "Expm1", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return multiply(dy, add(y, 1));
+  }));
+  unary_op(r, "Sqrt", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return divide(multiply(dy, 0.5), y);
+  }));
   unary_op(r, "Rsqrt", kFloatTypes).gradient(rule([](T, T y, T dy) {
     return multiply(dy, multiply(multiply(y, square(y)), -0.5));
   }));
-  unary_op(r, "Reciprocal", kFloatTypes)
-      .gradient(rule([](T, T y, T dy) { return negative(multiply(dy, square(y))); }));
+  unary_op(r, "Reciprocal", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return negative(multiply(dy, square(y)));
+  }));
   unary_op(r, "Sin", kFloatTypes).gradient(rule([](T x, T, T dy) { return multiply(dy, cos(x)); }));
-  unary_op(r, "Cos", kFloatTypes)
-      .gradient(rule([](T x, T, T dy) { return negative(multiply(dy, sin(x))); }));
-  unary_op(r, "Tan", kFloatTypes)
-      .gradient(rule([](T, T y, T dy) { return multiply(dy, add(square(y), 1)); }));
-  unary_op(r, "Tanh", kFloatTypes)
-      .gradient(rule([](T, T y, T dy) { return multiply(dy, subtract(1, square(y))); }));
+  unary_op(r, "Cos", kFloatTypes).gradient(rule([](T x, T, T dy) {
+    return negative(multiply(dy, sin(x)));
+  }));
+  unary_op(r, "Tan", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return multiply(dy, add(square(y), 1));
+  }));
+  unary_op(r, "Tanh", kFloatTypes).gradient(rule([](T, T y, T dy) {
+    return multiply(dy, subtract(1, square(y)));
+  }));
   unary_op(r, "Sigmoid", kFloatTypes).gradient(rule([](T, T y, T dy) {
     return multiply(dy, multiply(y, subtract(1, y)));
   }));
@@ -99,10 +107,10 @@ void register_unary_ops(OpRegistry& r) {
       .not_differentiable();
 }
 
-#define TFCC_UNARY_API(fn, op_name)              \
-  Tensor fn(const Tensor& x, Loc loc) {          \
-    static const OpDef& op = op_def(op_name);    \
-    return call_unary(op, x, loc);               \
+#define TFCC_UNARY_API(fn, op_name)           \
+  Tensor fn(const Tensor& x, Loc loc) {       \
+    static const OpDef& op = op_def(op_name); \
+    return call_unary(op, x, loc);            \
   }
 TFCC_UNARY_API(negative, "Neg")
 TFCC_UNARY_API(abs, "Abs")
@@ -165,9 +173,7 @@ Tensor softplus(const Tensor& x, Loc loc) {
   return add(relu(x, loc), log1p(exp(negative(abs(x, loc), loc), loc), loc), loc);
 }
 
-Tensor softsign(const Tensor& x, Loc loc) {
-  return divide(x, add(abs(x, loc), 1, loc), loc);
-}
+Tensor softsign(const Tensor& x, Loc loc) { return divide(x, add(abs(x, loc), 1, loc), loc); }
 
 Tensor silu(const Tensor& x, Loc loc) { return multiply(x, sigmoid(x, loc), loc); }
 

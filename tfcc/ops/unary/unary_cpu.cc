@@ -73,8 +73,8 @@ KernelFn signed_kernel(const std::string& op) {
   return nullptr;
 }
 
-#define TFCC_FLOAT_UNARY(name, expr)                                   \
-  if (op == name) {                                                    \
+#define TFCC_FLOAT_UNARY(name, expr)                                                     \
+  if (op == name) {                                                                      \
     return [](KernelContext& c) { unary_loop<T, T>(c, [](T x) -> T { return expr; }); }; \
   }
 
