@@ -16,9 +16,12 @@
 #include <memory>
 #include <vector>
 
+#include "benchmarks/mlp_model.h"
 #include "tfcc/tfcc.h"
 
 namespace {
+
+using tfcc_bench::OmpThreads;
 
 constexpr int64_t k16M = int64_t{1} << 24;               // elements
 constexpr size_t k64MB = static_cast<size_t>(k16M) * 4;  // bytes of 16M floats
@@ -30,18 +33,6 @@ tfcc::Tensor filled(int64_t n, float v) {
   for (int64_t i = 0; i < n; ++i) p[i] = v + static_cast<float>(i % 7);
   return t;
 }
-
-// Runs `body` with OpenMP limited to `threads` for its duration.
-class OmpThreads {
- public:
-  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OmpThreads() { omp_set_num_threads(saved_); }
-  OmpThreads(const OmpThreads&) = delete;
-  OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-  int saved_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Eager dispatch: the whole cost of tfcc::add on one-element tensors (operand resolution, attr

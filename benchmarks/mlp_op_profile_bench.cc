@@ -4,17 +4,17 @@
 //   build/release/benchmarks/mlp_op_profile_bench [threads]
 //
 // Prints the step's wall time, the time inside kernels, and the top ops by time per step, keyed
-// by op name and first input shape. The model is the one of mlp_step_bench.cc.
+// by op name and first input shape. The model is mlp_model.h's, as in mlp_step_bench.cc.
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
 
+#include "benchmarks/mlp_model.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -52,26 +52,8 @@ class OpTimer : public tf::ExecutionContext {
 
 int main(int argc, char** argv) {
   omp_set_num_threads(argc > 1 ? std::atoi(argv[1]) : 1);
-  tf::random::set_seed(1);
-  auto glorot = [](int64_t in, int64_t out) {
-    double limit = std::sqrt(6.0 / static_cast<double>(in + out));
-    return tf::random::uniform({in, out}, -limit, limit);
-  };
-  std::vector<tf::Variable> p = {tf::Variable(glorot(784, 512)), tf::Variable(tf::zeros({512})),
-                                 tf::Variable(glorot(512, 512)), tf::Variable(tf::zeros({512})),
-                                 tf::Variable(glorot(512, 10)),  tf::Variable(tf::zeros({10}))};
-  tf::Tensor x = tf::random::uniform({128, 784});
-  tf::Tensor labels = tf::cast(tf::floormod(tf::range(128), 10), tf::int32);
-  auto step = [&] {
-    tf::GradientTape tape;
-    tf::Tensor h1 = tf::relu(tf::matmul(x, p[0]) + p[1]);
-    tf::Tensor h2 = tf::relu(tf::matmul(h1, p[2]) + p[3]);
-    tf::Tensor logits = tf::matmul(h2, p[4]) + p[5];
-    tf::Tensor loss =
-        -tf::reduce_mean(tf::reduce_sum(tf::one_hot(labels, 10) * tf::log_softmax(logits), 1));
-    auto grads = tape.gradient(loss, p);
-    for (size_t i = 0; i < p.size(); ++i) p[i].assign_sub(grads[i] * 0.01f);
-  };
+  tfcc_bench::Mlp mlp;
+  auto step = [&] { mlp.step(); };
   for (int i = 0; i < 20; ++i) step();  // warm the allocator and the primitive cache
   const int steps = 100;
   OpTimer timer;

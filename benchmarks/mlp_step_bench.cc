@@ -23,65 +23,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "benchmarks/mlp_model.h"
 #include "tfcc/tfcc.h"
 
 namespace {
 
-constexpr int64_t kBatch = 128, kIn = 784, kHidden = 512, kClasses = 10;
-constexpr float kLearningRate = 0.01f;
-
-// Forward + backward matmul flops of one step (the input's gradient is not computed).
-constexpr double kStepFlops =
-    2.0 * kBatch * (kIn * kHidden + kHidden * kHidden + kHidden * kClasses) * 3 -
-    2.0 * kBatch * kIn * kHidden;
-
-struct Mlp {
-  std::vector<tfcc::Variable> params;
-  tfcc::Tensor x, labels;
-
-  Mlp() {
-    tfcc::random::set_seed(1);
-    auto glorot = [](int64_t fan_in, int64_t fan_out) {
-      const double limit = std::sqrt(6.0 / static_cast<double>(fan_in + fan_out));
-      return tfcc::random::uniform({fan_in, fan_out}, -limit, limit);
-    };
-    params = {tfcc::Variable(glorot(kIn, kHidden), {.name = "w1"}),
-              tfcc::Variable(tfcc::zeros({kHidden}), {.name = "b1"}),
-              tfcc::Variable(glorot(kHidden, kHidden), {.name = "w2"}),
-              tfcc::Variable(tfcc::zeros({kHidden}), {.name = "b2"}),
-              tfcc::Variable(glorot(kHidden, kClasses), {.name = "w3"}),
-              tfcc::Variable(tfcc::zeros({kClasses}), {.name = "b3"})};
-    x = tfcc::random::uniform({kBatch, kIn}, 0, 1);
-    std::vector<int32_t> l(static_cast<size_t>(kBatch));
-    for (int64_t i = 0; i < kBatch; ++i) l[static_cast<size_t>(i)] = static_cast<int32_t>(i % 10);
-    labels = tfcc::Tensor::from_vector<int32_t>(l);
-  }
-
-  // One training step; returns the loss.
-  tfcc::Tensor step() {
-    tfcc::GradientTape tape;
-    const auto& p = params;
-    tfcc::Tensor h1 = tfcc::relu(tfcc::matmul(x, p[0]) + p[1]);
-    tfcc::Tensor h2 = tfcc::relu(tfcc::matmul(h1, p[2]) + p[3]);
-    tfcc::Tensor logits = tfcc::matmul(h2, p[4]) + p[5];
-    tfcc::Tensor loss = -tfcc::reduce_mean(
-        tfcc::reduce_sum(tfcc::one_hot(labels, kClasses) * tfcc::log_softmax(logits), 1));
-    std::vector<tfcc::Tensor> grads = tape.gradient(loss, params);
-    for (size_t i = 0; i < params.size(); ++i) params[i].assign_sub(grads[i] * kLearningRate);
-    return loss;
-  }
-};
-
-class OmpThreads {
- public:
-  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OmpThreads() { omp_set_num_threads(saved_); }
-  OmpThreads(const OmpThreads&) = delete;
-  OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-  int saved_;
-};
+using namespace tfcc_bench;
 
 void BM_MlpStep(benchmark::State& state) {
   OmpThreads threads(static_cast<int>(state.range(0)));
@@ -103,18 +50,13 @@ BENCHMARK(BM_MlpStep)
     ->MinTime(0.5);
 
 // Where the step's time goes: the forward alone (no tape), and the step's matmuls alone, with
-// the transposes the gradient rules use, including the input's gradient that the tape computes
-// though nothing asks for it (dx = dz1 @ w1^T).
+// the transposes the gradient rules use, plus the input's gradient dx = dz1 @ w1^T, which the
+// step itself no longer computes (the tape tells matmul's rule nothing watches x).
 void BM_MlpForward(benchmark::State& state) {
   OmpThreads threads(static_cast<int>(state.range(0)));
   Mlp mlp;
-  const auto& p = mlp.params;
   for (auto _ : state) {
-    tfcc::Tensor h1 = tfcc::relu(tfcc::matmul(mlp.x, p[0]) + p[1]);
-    tfcc::Tensor h2 = tfcc::relu(tfcc::matmul(h1, p[2]) + p[3]);
-    tfcc::Tensor logits = tfcc::matmul(h2, p[4]) + p[5];
-    tfcc::Tensor loss = -tfcc::reduce_mean(
-        tfcc::reduce_sum(tfcc::one_hot(mlp.labels, kClasses) * tfcc::log_softmax(logits), 1));
+    tfcc::Tensor loss = mlp.loss();
     benchmark::DoNotOptimize(loss);
   }
 }

@@ -8,9 +8,7 @@ namespace {
 thread_local std::vector<ExecutionContext*> t_contexts;
 thread_local std::vector<OpObserver*> t_observers;
 
-std::string input_label(const OpDef&, size_t i) {
-  return internal::str_cat("input #", i, "(zero-based)");
-}
+std::string input_label(size_t i) { return internal::str_cat("input #", i, "(zero-based)"); }
 
 // Binds type attributes from the inputs and checks every dtype constraint.
 void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
@@ -21,7 +19,7 @@ void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
       DType got = inputs[i].dtype();
       if (arg.fixed) {
         if (got != *arg.fixed) {
-          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(op, i),
+          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(i),
                                          " was expected to be a ", dtype_name(*arg.fixed),
                                          " tensor but is a ", dtype_name(got), " tensor"));
         }
@@ -31,7 +29,7 @@ void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
       if (bound) {
         DType want = std::get<DType>(*bound);
         if (got != want) {
-          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(op, i),
+          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(i),
                                          " was expected to be a ", dtype_name(want),
                                          " tensor but is a ", dtype_name(got), " tensor"));
         }
@@ -73,7 +71,7 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) {
-      op_error(op, internal::str_cat(input_label(op, i), " is an undefined Tensor"));
+      op_error(op, internal::str_cat(input_label(i), " is an undefined Tensor"));
     }
   }
   bind_types(op, inputs, attrs);

@@ -123,18 +123,26 @@ void slice_kernel(KernelContext& ctx) {
   strided_copy(x, base, is, out);
 }
 
+// Where a strided slice of a row-major array of `dims` starts (element offset) and how far each
+// of its dimensions steps (elements): shared by the slice and its gradient.
+std::pair<int64_t, std::vector<int64_t>> sliced_layout(const StridedSliceSpec& spec,
+                                                       const std::vector<int64_t>& dims) {
+  std::vector<int64_t> is = row_major_strides(dims);
+  int64_t base = 0;
+  std::vector<int64_t> steps(is.size());
+  for (size_t d = 0; d < is.size(); ++d) {
+    base += spec.begin[d] * is[d];
+    steps[d] = spec.strides[d] * is[d];
+  }
+  return {base, steps};
+}
+
 // StridedSlice: one strided read per input dimension.
 void strided_slice_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   StridedSliceSpec spec = strided_slice_spec(ctx.op(), x.shape().dims(), ctx.attrs());
   Tensor& out = ctx.allocate_output(0);
-  std::vector<int64_t> is = row_major_strides(x.shape().dims());
-  int64_t base = 0;
-  std::vector<int64_t> src(is.size());
-  for (size_t d = 0; d < is.size(); ++d) {
-    base += spec.begin[d] * is[d];
-    src[d] = spec.strides[d] * is[d];
-  }
+  auto [base, src] = sliced_layout(spec, x.shape().dims());
   strided_copy(x, base, src, out, spec.dense_dims);
 }
 
@@ -144,13 +152,7 @@ void strided_slice_grad_kernel(KernelContext& ctx) {
   Tensor& out = ctx.allocate_output(0);
   if (out.nbytes() > 0) std::memset(out.mutable_raw_data(), 0, out.nbytes());
   StridedSliceSpec spec = strided_slice_spec(ctx.op(), out.shape().dims(), ctx.attrs());
-  std::vector<int64_t> is = row_major_strides(out.shape().dims());
-  int64_t base = 0;
-  std::vector<int64_t> dst(is.size());
-  for (size_t d = 0; d < is.size(); ++d) {
-    base += spec.begin[d] * is[d];
-    dst[d] = spec.strides[d] * is[d];
-  }
+  auto [base, dst] = sliced_layout(spec, out.shape().dims());
   strided_store(out, base, dst, dy, spec.dense_dims);
 }
 
