@@ -23,6 +23,7 @@
 #include "tfcc/core/allocator.h"
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
+#include "tfcc/control_flow/control_flow.h"
 #include "tfcc/core/tensor.h"
 #include "tfcc/graph/graph.h"
 #include "tfcc/ops/array/array.h"

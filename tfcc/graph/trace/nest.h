@@ -32,11 +32,16 @@ struct Nest {
                 "vectors / tuples / pairs / arrays of them, and plain C++ values only");
   static void flatten(const T&, std::vector<Tensor>&) {}
   static T unflatten(const T& like, std::span<const Tensor>&) { return like; }
+  static void invariants(const T&, std::vector<PartialShape>&) {}
 };
 
 template <>
 struct Nest<Tensor> {
   static void flatten(const Tensor& t, std::vector<Tensor>& out) { out.push_back(t); }
+  /// The shape each tensor keeps across while_loop iterations (default: the entry shape).
+  static void invariants(const Tensor& t, std::vector<PartialShape>& out) {
+    out.push_back(t.partial_shape());
+  }
   static Tensor unflatten(const Tensor&, std::span<const Tensor>& in) {
     if (in.empty()) throw InternalError("Nest: fewer tensors than the structure holds");
     Tensor t = in.front();
@@ -49,6 +54,9 @@ template <typename T>
 struct Nest<std::vector<T>> {
   static void flatten(const std::vector<T>& v, std::vector<Tensor>& out) {
     for (const T& x : v) Nest<T>::flatten(x, out);
+  }
+  static void invariants(const std::vector<T>& v, std::vector<PartialShape>& out) {
+    for (const T& x : v) Nest<T>::invariants(x, out);
   }
   static std::vector<T> unflatten(const std::vector<T>& like, std::span<const Tensor>& in) {
     std::vector<T> r;
@@ -63,6 +71,9 @@ struct Nest<std::array<T, N>> {
   static void flatten(const std::array<T, N>& v, std::vector<Tensor>& out) {
     for (const T& x : v) Nest<T>::flatten(x, out);
   }
+  static void invariants(const std::array<T, N>& v, std::vector<PartialShape>& out) {
+    for (const T& x : v) Nest<T>::invariants(x, out);
+  }
   static std::array<T, N> unflatten(const std::array<T, N>& like, std::span<const Tensor>& in) {
     std::array<T, N> r = like;
     for (size_t i = 0; i < N; ++i) r[i] = Nest<T>::unflatten(like[i], in);
@@ -75,6 +86,10 @@ struct Nest<std::tuple<Ts...>> {
   static void flatten(const std::tuple<Ts...>& v, std::vector<Tensor>& out) {
     std::apply([&](const auto&... x) { (Nest<std::decay_t<decltype(x)>>::flatten(x, out), ...); },
                v);
+  }
+  static void invariants(const std::tuple<Ts...>& v, std::vector<PartialShape>& out) {
+    std::apply(
+        [&](const auto&... x) { (Nest<std::decay_t<decltype(x)>>::invariants(x, out), ...); }, v);
   }
   static std::tuple<Ts...> unflatten(const std::tuple<Ts...>& like, std::span<const Tensor>& in) {
     // Braced initialisation evaluates left to right: tensors are taken in order.
@@ -91,6 +106,10 @@ struct Nest<std::pair<A, B>> {
   static void flatten(const std::pair<A, B>& v, std::vector<Tensor>& out) {
     Nest<A>::flatten(v.first, out);
     Nest<B>::flatten(v.second, out);
+  }
+  static void invariants(const std::pair<A, B>& v, std::vector<PartialShape>& out) {
+    Nest<A>::invariants(v.first, out);
+    Nest<B>::invariants(v.second, out);
   }
   static std::pair<A, B> unflatten(const std::pair<A, B>& like, std::span<const Tensor>& in) {
     A a = Nest<A>::unflatten(like.first, in);
