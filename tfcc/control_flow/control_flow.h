@@ -127,24 +127,39 @@ Vars while_loop(CondFn&& cond_fn, BodyFn&& body_fn, Vars loop_vars, WhileOptions
                      inv[k].to_string());
     }
   }
-  std::vector<DType> dtypes;
-  for (const Tensor& t : init) dtypes.push_back(t.dtype());
-  graph::Subgraph c =
-      graph::trace_subgraph("while_cond", dtypes, inv, [&](std::span<const Tensor> args) {
-        Vars vars = pack_like(loop_vars, args);
-        Tensor p = internal::call_with(cond_fn, vars);
-        return std::vector<Tensor>{p};
-      });
-  graph::Subgraph b =
-      graph::trace_subgraph("while_body", dtypes, inv, [&](std::span<const Tensor> args) {
-        Vars vars = pack_like(loop_vars, args);
-        Vars next = Vars(internal::call_with(body_fn, vars));
-        std::vector<Tensor> flat = flatten_tensors(next);
-        TFCC_CHECK_ARG(flat.size() == args.size(), "The body of tfcc::while_loop at ",
-                       graph::location_string(loc), " returns ", flat.size(), " tensors for ",
-                       args.size(), " loop tensors; it must keep the structure");
-        return flat;
-      });
+  auto trace_loop = [&](const std::vector<Tensor>& entry, const std::vector<PartialShape>& shapes) {
+    std::vector<DType> dtypes;
+    for (const Tensor& t : entry) dtypes.push_back(t.dtype());
+    graph::Subgraph c =
+        graph::trace_subgraph("while_cond", dtypes, shapes, [&](std::span<const Tensor> args) {
+          Vars vars = pack_like(loop_vars, args);
+          Tensor p = internal::call_with(cond_fn, vars);
+          return std::vector<Tensor>{p};
+        });
+    graph::Subgraph b =
+        graph::trace_subgraph("while_body", dtypes, shapes, [&](std::span<const Tensor> args) {
+          Vars vars = pack_like(loop_vars, args);
+          Vars next = Vars(internal::call_with(body_fn, vars));
+          std::vector<Tensor> flat = flatten_tensors(next);
+          TFCC_CHECK_ARG(flat.size() == args.size(), "The body of tfcc::while_loop at ",
+                         graph::location_string(loc), " returns ", flat.size(), " tensors for ",
+                         args.size(), " loop tensors; it must keep the structure");
+          return flat;
+        });
+    return std::pair{c, b};
+  };
+  auto [c, b] = trace_loop(init, inv);
+  if (options.shape_invariants.empty()) {
+    // Tracing the body can refine default invariants (a TensorArray learns its element rank
+    // from its first write): trace again with them.
+    std::vector<PartialShape> refined;
+    Nest<Vars>::invariants(loop_vars, refined);
+    if (refined != inv) {
+      inv = refined;
+      init = flatten_tensors(loop_vars);
+      std::tie(c, b) = trace_loop(init, inv);
+    }
+  }
   std::vector<Tensor> out = graph::add_while(init, inv, c, b, options.maximum_iterations, loc);
   out.resize(init.size());
   return pack_like(loop_vars, out);

@@ -36,12 +36,37 @@ TensorArray::TensorArray(DType dtype, int64_t size, TensorArrayOptions options)
 TensorArray TensorArray::with_buffer(Tensor buffer) const {
   TensorArray r = *this;
   r.buffer_ = std::move(buffer);
+  r.maybe_empty_ = false;
   return r;
+}
+
+TensorArray TensorArray::as_loop_variable(Tensor buffer) const {
+  TensorArray r = with_buffer(std::move(buffer));
+  r.maybe_empty_ = true;
+  return r;
+}
+
+std::optional<Shape> TensorArray::fixed_shape() const {
+  if (options_.dynamic_size || size_.is_symbolic()) return std::nullopt;
+  std::optional<PartialShape> elem = options_.element_shape;
+  if (!elem || !elem->is_fully_defined()) elem = *written_;
+  if (!elem || !elem->is_fully_defined()) return std::nullopt;
+  std::vector<int64_t> dims = {size_.item<int64_t>()};
+  for (int64_t d : elem->dims()) dims.push_back(d);
+  return Shape(dims);
 }
 
 Tensor TensorArray::loop_buffer() const {
   if (buffer_.defined()) return buffer_;
-  return Tensor::from_bytes(dtype_, Shape({0}), nullptr, 0);
+  if (auto fixed = fixed_shape()) {
+    graph::InitScope eager;  // a constant, captured by the trace
+    return zeros(fixed->dims(), dtype_);
+  }
+  std::vector<int64_t> dims = {0};
+  if (written_->has_value() && (*written_)->rank_known()) {
+    dims.assign(static_cast<size_t>((*written_)->rank() + 1), 0);
+  }
+  return Tensor::from_bytes(dtype_, Shape(dims), nullptr, 0);
 }
 
 TensorArray TensorArray::write(int64_t index, const Tensor& value, std::source_location loc) const {
@@ -63,6 +88,11 @@ TensorArray TensorArray::write(const Tensor& index, const Tensor& value,
         value.partial_shape().to_string(), " which is incompatible with the element shape ",
         options_.element_shape->to_string()));
   }
+  PartialShape seen = value.partial_shape();
+  if (written_->has_value()) {
+    seen = graph::most_specific_common_shape(**written_, seen);
+  }
+  *written_ = seen;
   Tensor i = as_index(index);
   if (!tracing()) return eager_write(i.item<int64_t>(), value, loc);
   return traced_write(i, value, loc);
@@ -110,11 +140,9 @@ TensorArray TensorArray::traced_write(const Tensor& i, const Tensor& value,
   Tensor row = expand_dims(value, 0);
   Tensor at = reshape(i, {1, 1});
   // A known size and element shape: a fixed [size, element...] buffer updated row by row.
-  if (!buffer_.defined() && !size_.is_symbolic() && value.partial_shape().is_fully_defined() &&
-      !options_.dynamic_size) {
-    std::vector<int64_t> dims = {size_.item<int64_t>()};
-    for (int64_t d : value.shape().dims()) dims.push_back(d);
-    return with_buffer(tensor_scatter_nd_update(zeros(dims, dtype_), at, row));
+  std::optional<Shape> fixed = fixed_shape();
+  if (fixed && (!buffer_.defined() || buffer_.partial_shape() == PartialShape(*fixed))) {
+    return with_buffer(tensor_scatter_nd_update(loop_buffer(), at, row));
   }
   Tensor buf = loop_buffer();
   // Appending row i when the array holds exactly i rows; gather fails (naming the index) for a
@@ -125,8 +153,7 @@ TensorArray TensorArray::traced_write(const Tensor& i, const Tensor& value,
   };
   auto first = [&] { return gather(row, reshape(i, {1})); };
   Tensor updated;
-  if (!buffer_.defined() || !buf.partial_shape().rank_known() ||
-      buf.partial_shape().rank() != value.partial_shape().rank() + 1) {
+  if (!buffer_.defined() || maybe_empty_ || !buf.partial_shape().rank_known()) {
     // Before the first write the buffer is an empty placeholder of another rank.
     Tensor empty = equal(tfcc::size(buf), 0);
     updated = cond(

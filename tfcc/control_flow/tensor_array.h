@@ -12,7 +12,10 @@
 // element is written, writes update that tensor in place of a row; inside a traced loop whose
 // element shape is only known at run time, the first write makes it and later writes append or
 // replace rows (writes must then come in index order the first time, as the usual loop does).
-// dynamic_size lets writes past the end grow the array.
+// dynamic_size lets writes past the end grow the array. Gradients flow through write / read /
+// stack / unstack; through a traced loop they need the fixed-shape form (size and element shape
+// known at trace time), since the backward loop replays iterations from per-iteration copies of
+// the loop tensors, which must keep one shape.
 #pragma once
 
 #include <optional>
@@ -62,8 +65,16 @@ class TensorArray {
   const Tensor& buffer() const { return buffer_; }
   /// This array with another element tensor; for Nest.
   TensorArray with_buffer(Tensor buffer) const;
-  /// The element tensor a loop carries: the buffer, or an empty placeholder before any write.
+  /// The element tensor a loop carries: the buffer, or an empty placeholder before any write
+  /// (of the elements' rank plus one once a write has shown it, else of rank 1).
   Tensor loop_buffer() const;
+  /// The element shape seen by writes so far (shared by the copies of one array).
+  std::optional<PartialShape> written_element_shape() const { return *written_; }
+  /// Marks an array whose buffer may still be the empty placeholder (a loop variable).
+  TensorArray as_loop_variable(Tensor buffer) const;
+  /// The [size, element...] shape of the buffer when size and element shape are known now and
+  /// the array cannot grow (it is then one fixed-shape tensor).
+  std::optional<Shape> fixed_shape() const;
 
  private:
   TensorArray traced_write(const Tensor& index, const Tensor& value,
@@ -74,6 +85,9 @@ class TensorArray {
   Tensor size_;    // int32 scalar
   Tensor buffer_;  // [rows, element...]
   TensorArrayOptions options_;
+  bool maybe_empty_ = false;  // buffer_ may be the placeholder (carried by a loop)
+  std::shared_ptr<std::optional<PartialShape>> written_ =
+      std::make_shared<std::optional<PartialShape>>();
 };
 
 /// TensorArrays in loop variables and results: one tensor each (its elements); across loop
@@ -85,7 +99,21 @@ struct Nest<TensorArray> {
   }
   static void invariants(const TensorArray& ta, std::vector<PartialShape>& out) {
     PartialShape s = ta.loop_buffer().partial_shape();
-    if (!ta.buffer().defined() || !s.rank_known()) {
+    if (!ta.buffer().defined() && ta.fixed_shape()) {
+      out.push_back(*ta.fixed_shape());
+      return;
+    }
+    if (!ta.buffer().defined()) {
+      // Before the first write: any shape of the elements' rank (once a write has shown it).
+      auto w = ta.written_element_shape();
+      if (!w || !w->rank_known()) {
+        out.push_back(PartialShape::unknown_rank());
+      } else {
+        out.push_back(PartialShape(std::vector<int64_t>(static_cast<size_t>(w->rank() + 1), -1)));
+      }
+      return;
+    }
+    if (!s.rank_known()) {
       out.push_back(PartialShape::unknown_rank());
       return;
     }
@@ -95,7 +123,8 @@ struct Nest<TensorArray> {
   }
   static TensorArray unflatten(const TensorArray& like, std::span<const Tensor>& in) {
     Tensor t = Nest<Tensor>::unflatten(Tensor(), in);
-    return like.with_buffer(t);
+    return like.buffer().defined() || like.fixed_shape() ? like.with_buffer(t)
+                                                         : like.as_loop_variable(t);
   }
 };
 
