@@ -124,3 +124,34 @@ TEST(ControlFlowGradientTest, ForRangeWithTensorArray) {
 
 }  // namespace
 }  // namespace tfcc
+
+namespace tfcc {
+namespace {
+
+// Variables read inside a branch or a loop body: the gradient reaches the variable through the
+// If / While node, traced exactly as eagerly.
+TEST(ControlFlowGradientTest, VariablesReadInsideBranchesAndLoops) {
+  Variable w(constant({0.3, -0.6}, float64));
+  auto loss_of = [&](const Tensor& x) {
+    Tensor a = cond(
+        reduce_sum(x) > 0.0, [&] { return x * w; }, [&] { return x + w; });
+    return reduce_sum(while_loop([](const Tensor& v) { return reduce_sum(v) < 5.0; },
+                                 [&](const Tensor& v) { return v + exp(w * 0.5) + 0.5; }, a));
+  };
+  auto grad_of = [&](const Tensor& x) {
+    GradientTape tape;
+    Tensor loss = loss_of(x);
+    return tape.gradient(loss, std::vector<Variable>{w})[0];
+  };
+  auto traced = function([&](Tensor x) { return grad_of(x); });
+  for (Tensor x : {constant({1.0, 2.0}, float64), constant({-1.0, -2.0}, float64)}) {
+    Tensor eager = grad_of(x);
+    Tensor graph = traced(x);
+    ASSERT_TRUE(graph.defined());
+    auto a = graph.to_vector<double>(), b = eager.to_vector<double>();
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-10) << i;
+  }
+}
+
+}  // namespace
+}  // namespace tfcc

@@ -26,7 +26,7 @@ std::vector<Tensor> replay_gradient(const Graph& g, std::span<const Tensor> args
                                     const std::vector<Tensor>& sources) {
   GradientTape tape({.persistent = false, .watch_accessed_variables = false});
   tape.watch(sources);
-  std::vector<Tensor> outs = call_inline(g, args);
+  std::vector<Tensor> outs = call_inline(g, args, /*substitute_proxies=*/true);
   std::vector<Tensor> targets;
   for (size_t k : out_index) targets.push_back(outs[k]);
   if (sources.empty()) return {};

@@ -56,15 +56,30 @@ std::vector<Tensor> replay_while(const Node& n, std::span<const Tensor> in) {
   return out;
 }
 
+std::vector<Tensor> replay_op(const Node& n, std::span<const Tensor> in,
+                              std::span<const Tensor> args, bool substitute) {
+  const AttrValue* proxy = n.attrs.find("_proxy_arg");
+  if (!proxy) return dispatch(*n.op, in, n.attrs, n.location);
+  int64_t arg = std::get<int64_t>(*proxy);
+  if (substitute && arg >= 0 && static_cast<size_t>(arg) < args.size()) {
+    return {args[static_cast<size_t>(arg)]};
+  }
+  Attrs attrs;
+  for (const auto& [k, v] : n.attrs.items()) {
+    if (k != "_proxy_arg") attrs.set(k, v);
+  }
+  return dispatch(*n.op, in, std::move(attrs), n.location);
+}
+
 std::vector<Tensor> replay_node(const Graph& g, const Node& n, std::span<const Tensor> in,
-                                std::span<const Tensor> args) {
+                                std::span<const Tensor> args, bool substitute) {
   switch (n.kind) {
     case NodeKind::kArg:
       return {args[static_cast<size_t>(n.arg_index)]};
     case NodeKind::kConst:
       return {n.value};
     case NodeKind::kOp:
-      return dispatch(*n.op, in, n.attrs, n.location);
+      return replay_op(n, in, args, substitute);
     case NodeKind::kIf: {
       auto then_in = in.subspan(1, static_cast<size_t>(n.split));
       auto else_in = in.subspan(1 + static_cast<size_t>(n.split));
@@ -88,7 +103,8 @@ std::vector<Tensor> replay_node(const Graph& g, const Node& n, std::span<const T
 
 }  // namespace
 
-std::vector<Tensor> call_inline(const Graph& g, std::span<const Tensor> args) {
+std::vector<Tensor> call_inline(const Graph& g, std::span<const Tensor> args,
+                                bool substitute_proxies) {
   if (args.size() != g.args().size()) {
     throw InvalidArgumentError(internal::str_cat("Function '", g.name(), "' takes ",
                                                  g.args().size(), " arguments, got ", args.size()));
@@ -102,7 +118,7 @@ std::vector<Tensor> call_inline(const Graph& g, std::span<const Tensor> args) {
       in.push_back(values[static_cast<size_t>(v.node)][static_cast<size_t>(v.index)]);
     }
     try {
-      values[static_cast<size_t>(id)] = replay_node(g, n, in, args);
+      values[static_cast<size_t>(id)] = replay_node(g, n, in, args, substitute_proxies);
     } catch (const Error& e) {
       if (TraceContext::current()) throw;  // trace-time errors already name the line
       rethrow_with_note(e, node_error_note(g, n));

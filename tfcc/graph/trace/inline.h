@@ -15,6 +15,11 @@ namespace tfcc::graph {
 /// Runs `graph` on `args` op by op through dispatch(): inside a trace it appends the nodes to
 /// the current graph (If / While become nodes again), otherwise it runs them eagerly and
 /// observers (tapes) record each op.
-std::vector<Tensor> call_inline(const Graph& graph, std::span<const Tensor> args);
+/// With `substitute_proxies`, a variable read carrying a "_proxy_arg" attribute (a read inside a
+/// subgraph traced under a tape) yields that argument instead of reading again, so a tape
+/// differentiating the replay attributes the read's gradient to the argument (control flow
+/// gradients use this; see trace_context.cc).
+std::vector<Tensor> call_inline(const Graph& graph, std::span<const Tensor> args,
+                                bool substitute_proxies = false);
 
 }  // namespace tfcc::graph

@@ -136,6 +136,22 @@ std::vector<Tensor> TraceContext::execute(const OpCall& call) {
                                            location_string(call.location)));
   }
   n.attrs = call.attrs;
+  if (parent_ && call.op.name() == "ReadVariableOp" && has_op_observers()) {
+    // A variable read inside a cond branch or loop body, while a tape records: the same read in
+    // the enclosing graph (which the tape sees as a read of the variable) becomes an input of
+    // the If / While node, and the node's gradient flows to it. "_proxy_arg" names that input
+    // among this subgraph's arguments (see inline.h).
+    const auto& state = variable_of(call.attrs);
+    if (state->dtype == float32 || state->dtype == float64 || state->dtype == bfloat16) {
+      Tensor proxy;
+      {
+        ExecutionContextScope scope(parent_);
+        proxy = dispatch1(call.op, {}, call.attrs, call.location);
+      }
+      ValueRef arg = value_of(proxy, call.location);
+      n.attrs.set("_proxy_arg", static_cast<int64_t>(graph_->node(arg.node).arg_index));
+    }
+  }
   for (const OutputSpec& s : specs) {
     n.dtypes.push_back(s.dtype);
     n.shapes.push_back(s.shape);
