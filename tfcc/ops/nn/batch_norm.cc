@@ -3,10 +3,10 @@
 // batch_normalization, layer_normalization).
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/array/array_internal.h"
+#include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/nn/nn_internal.h"
-#include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/reduction/reduction.h"
 #include "tfcc/ops/unary/unary.h"
 
@@ -26,8 +26,8 @@ std::string pshape(const PartialShape& s) {
 void check_format(const InferenceContext& c) {
   const auto& f = c.attr<std::string>("data_format");
   if (f != "NHWC" && f != "NDHWC") {
-    c.fail(internal::str_cat("tfcc supports channels-last data_format (NHWC, NDHWC) only, got ",
-                             f));
+    c.fail(
+        internal::str_cat("tfcc supports channels-last data_format (NHWC, NDHWC) only, got ", f));
   }
 }
 
@@ -72,8 +72,8 @@ std::vector<OutputSpec> fused_batch_norm_shape(const InferenceContext& c) {
   check_vector(c, 4, "estimated_variance", var_name, ch);
   const DType t = c.dtype(0);
   PartialShape vec(std::vector<int64_t>{ch});
-  return {{t, x}, {t, vec}, {t, vec}, {t, vec}, {t, vec},
-          {t, PartialShape(std::vector<int64_t>{0})}};
+  return {{t, x},   {t, vec}, {t, vec},
+          {t, vec}, {t, vec}, {t, PartialShape(std::vector<int64_t>{0})}};
 }
 
 std::vector<OutputSpec> fused_batch_norm_grad_shape(const InferenceContext& c) {
@@ -96,11 +96,10 @@ std::vector<OutputSpec> fused_batch_norm_grad_shape(const InferenceContext& c) {
 std::vector<Tensor> fused_batch_norm_grad(const GradContext& g) {
   static const OpDef& op = op_def("FusedBatchNormGradV3");
   Tensor in[] = {g.grads[0], g.inputs[0], g.inputs[1], g.outputs[3], g.outputs[4], g.outputs[5]};
-  std::vector<Tensor> r =
-      dispatch(op, in,
-               {{"epsilon", g.attrs.get<double>("epsilon")},
-                {"data_format", g.attrs.get<std::string>("data_format")},
-                {"is_training", g.attrs.get<bool>("is_training")}});
+  std::vector<Tensor> r = dispatch(op, in,
+                                   {{"epsilon", g.attrs.get<double>("epsilon")},
+                                    {"data_format", g.attrs.get<std::string>("data_format")},
+                                    {"is_training", g.attrs.get<bool>("is_training")}});
   // Like TensorFlow, no gradient for the population mean and variance.
   return {r[0], r[1], r[2], Tensor(), Tensor()};
 }
@@ -185,18 +184,17 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
     std::vector<int64_t> d = xs.dims();
     for (size_t i = 1; i < d.size(); ++i) {
       if (d[i] < 0) {
-        throw InvalidArgumentError("fused_batch_norm: dimensions after the first must be known, "
-                                   "got shape " +
-                                   pshape(xs));
+        throw InvalidArgumentError(
+            "fused_batch_norm: dimensions after the first must be known, "
+            "got shape " +
+            pshape(xs));
       }
     }
     d[0] = -1;
     d.insert(d.begin() + 1, static_cast<size_t>(4 - rank), int64_t{1});
     x4 = reshape(x, d, loc);
   }
-  auto none = [&](const Tensor& t) {
-    return t.defined() ? t : Tensor::empty(x.dtype(), Shape{0});
-  };
+  auto none = [&](const Tensor& t) { return t.defined() ? t : Tensor::empty(x.dtype(), Shape{0}); };
   std::vector<Tensor> r =
       nn_internal::fused_batch_norm_v3(x4, scale, offset, none(mean), none(variance), o.epsilon,
                                        o.exponential_avg_factor, o.data_format, o.is_training, loc);
@@ -222,8 +220,8 @@ Tensor batch_normalization(const Tensor& x, const Tensor& mean, const Tensor& va
 Moments moments(const Tensor& x, const std::vector<int64_t>& axes, bool keepdims, Loc loc) {
   Tensor mean = reduce_mean(x, axes, true, loc);
   // The mean's gradient through the variance is zero; stop it, as TensorFlow does.
-  Tensor variance = reduce_mean(squared_difference(x, stop_gradient(mean, loc), loc), axes, true,
-                                loc);
+  Tensor variance =
+      reduce_mean(squared_difference(x, stop_gradient(mean, loc), loc), axes, true, loc);
   if (!keepdims) {
     mean = squeeze(mean, axes, loc);
     variance = squeeze(variance, axes, loc);

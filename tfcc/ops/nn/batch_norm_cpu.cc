@@ -16,9 +16,9 @@ namespace {
 // Sums `width` doubles over the rows [0, m): body(r0, r1, acc) adds rows r0..r1 into acc.
 template <typename F>
 std::vector<double> row_sums(int64_t m, int64_t row_work, size_t width, F&& body) {
-  const int64_t chunks = std::clamp<int64_t>(
-      m * std::max<int64_t>(1, row_work) / kernels::kParallelGrain, 1,
-      std::min<int64_t>(omp_get_max_threads(), std::max<int64_t>(1, m)));
+  const int64_t chunks =
+      std::clamp<int64_t>(m * std::max<int64_t>(1, row_work) / kernels::kParallelGrain, 1,
+                          std::min<int64_t>(omp_get_max_threads(), std::max<int64_t>(1, m)));
   std::vector<double> part(static_cast<size_t>(chunks) * width, 0.0);
   auto run = [&](int64_t ch) {
     body(m * ch / chunks, m * (ch + 1) / chunks, part.data() + static_cast<size_t>(ch) * width);

@@ -9,8 +9,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "tfcc/core/tensor.h"
@@ -82,8 +82,8 @@ std::shared_ptr<const Entry> get(bool backward, bool training, int64_t m, int64_
       e->scratch_md = fpd.scratchpad_desc();
       e->prim = std::make_unique<dnnl::batch_normalization_forward>(fpd);
     } else {
-      dnnl::batch_normalization_backward::desc bd(dnnl::prop_kind::backward, e->data_md,
-                                                   e->data_md, eps, flags);
+      dnnl::batch_normalization_backward::desc bd(dnnl::prop_kind::backward, e->data_md, e->data_md,
+                                                  eps, flags);
       dnnl::batch_normalization_backward::primitive_desc bpd(bd, attr, engine(), fpd);
       e->scratch_md = bpd.scratchpad_desc();
       e->prim = std::make_unique<dnnl::batch_normalization_backward>(bpd);
@@ -136,6 +136,9 @@ bool onednn_batch_norm_backward(int64_t m, int64_t c, const float* dy, const flo
   run(*e, {{DNNL_ARG_SRC, mem(e->data_md, x)},
            {DNNL_ARG_DIFF_DST, mem(e->data_md, dy)},
            {DNNL_ARG_SCALE, mem(e->stat_md, scale)},
+           // The backward primitive asks for the shift it never reads (the gradient does not
+           // depend on the offset); any [c] buffer serves.
+           {DNNL_ARG_SHIFT, mem(e->stat_md, scale)},
            {DNNL_ARG_MEAN, mem(e->stat_md, mean)},
            {DNNL_ARG_VARIANCE, mem(e->stat_md, var)},
            {DNNL_ARG_DIFF_SRC, mem(e->data_md, dx)},

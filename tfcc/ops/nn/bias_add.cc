@@ -39,12 +39,13 @@ std::vector<OutputSpec> bias_add_shape(const InferenceContext& c) {
   }
   if (b.rank_known() && b.rank() != 1) c.fail("Biases must be 1D: " + shape_str(b));
   if (x.rank_known() && b.rank_known()) {
-    int64_t ch = x.dim(
-        static_cast<int>(channel_axis(c.attr<std::string>("data_format"), x.rank())));
+    int64_t ch =
+        x.dim(static_cast<int>(channel_axis(c.attr<std::string>("data_format"), x.rank())));
     if (ch >= 0 && b.dim(0) >= 0 && ch != b.dim(0)) {
-      c.fail(internal::str_cat("Must provide as many biases as the last dimension of the input "
-                               "tensor: ",
-                               shape_str(b), " vs. ", shape_str(x)));
+      c.fail(
+          internal::str_cat("Must provide as many biases as the last dimension of the input "
+                            "tensor: ",
+                            shape_str(b), " vs. ", shape_str(x)));
     }
   }
   return {{c.dtype(0), x}};
@@ -78,8 +79,8 @@ void register_bias_add_ops(OpRegistry& r) {
       .cpu_kernels(bias_add_cpu_kernel)
       .gradient([](const GradContext& g) -> std::vector<Tensor> {
         const auto& f = g.attrs.get<std::string>("data_format");
-        return {g.grads[0], g.input_needed(1) ? bias_add_grad(g.grads[0], f, Loc::current())
-                                              : Tensor()};
+        return {g.grads[0],
+                g.input_needed(1) ? bias_add_grad(g.grads[0], f, Loc::current()) : Tensor()};
       });
   // Its gradient broadcasts the [C] gradient back over the input's shape.
   r.add("BiasAddGrad")
@@ -101,8 +102,7 @@ void register_bias_add_ops(OpRegistry& r) {
 
 namespace nn {
 
-Tensor bias_add(const Tensor& value, const Tensor& bias, const std::string& data_format,
-                Loc loc) {
+Tensor bias_add(const Tensor& value, const Tensor& bias, const std::string& data_format, Loc loc) {
   static const OpDef& op = op_def("BiasAdd");
   Tensor in[] = {value, bias};
   return dispatch1(op, in, {{"data_format", data_format}}, loc);

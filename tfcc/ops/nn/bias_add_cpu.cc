@@ -77,14 +77,13 @@ void bias_add_grad_kernel(KernelContext& ctx) {
   Tensor& out = ctx.allocate_output(0, Shape{l.channels});
   T* po = out.mutable_data<T>();
   const int64_t c = l.channels, inner = l.inner;
-  using Acc = std::conditional_t<std::is_floating_point_v<T>, T, uint64_t>;
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
   std::vector<Acc> acc(static_cast<size_t>(c), Acc(0));
   if (g.num_elements() > 0) {
     const T* pg = g.data<T>();
     const int64_t per_row = c * inner;
-    const int64_t chunks = std::clamp<int64_t>(
-        g.num_elements() / kernels::kParallelGrain, 1,
-        std::min<int64_t>(omp_get_max_threads(), l.outer));
+    const int64_t chunks = std::clamp<int64_t>(g.num_elements() / kernels::kParallelGrain, 1,
+                                               std::min<int64_t>(omp_get_max_threads(), l.outer));
     std::vector<std::vector<Acc>> part(static_cast<size_t>(chunks));
     auto run = [&](int64_t ch) {
       std::vector<Acc>& a = part[static_cast<size_t>(ch)];

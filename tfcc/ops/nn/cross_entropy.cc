@@ -32,8 +32,8 @@ std::vector<OutputSpec> sparse_xent_shape(const InferenceContext& c) {
   int64_t batch = f.rank_known() ? f.dim(0) : -1, classes = f.rank_known() ? f.dim(1) : -1;
   if (l.rank_known()) {
     if (batch >= 0 && l.dim(0) >= 0 && batch != l.dim(0)) {
-      c.fail("logits and labels must have the same first dimension, got logits shape " +
-             pshape(f) + " and labels shape " + pshape(l));
+      c.fail("logits and labels must have the same first dimension, got logits shape " + pshape(f) +
+             " and labels shape " + pshape(l));
     }
     if (batch < 0) batch = l.dim(0);
   }
@@ -101,13 +101,19 @@ bool known_zero(const Tensor& t) {
   return false;
 }
 
+// The logits as broadcast against the labels (the shape of the backprop output).
+Tensor broadcast_logits(const GradContext& g) {
+  if (same_static_shape(g.inputs[0], g.outputs[1])) return g.inputs[0];
+  return add(g.inputs[0], zeros_like(g.outputs[1]));
+}
+
 // d logits = grad_loss[:, None] * backprop, plus the second-order term
 // (gg - sum(gg * softmax)) * softmax when a gradient reaches the backprop output.
 Tensor logits_grad(const GradContext& g) {
   Tensor grad = multiply(expand_dims(g.grads[0], -1), g.outputs[1]);
   if (!known_zero(g.grads[1])) {
     const Tensor& gg = g.grads[1];
-    Tensor sm = softmax(g.inputs[0]);
+    Tensor sm = softmax(broadcast_logits(g));
     grad = add(grad, multiply(subtract(gg, reduce_sum(multiply(gg, sm), -1, true)), sm));
   }
   return grad;
@@ -140,7 +146,10 @@ void register_cross_entropy_ops(OpRegistry& r) {
         Tensor dlogits = logits_grad(g);
         Tensor dlabels;
         if (g.input_needed(1)) {
-          dlabels = multiply(expand_dims(g.grads[0], -1), negative(log_softmax(g.inputs[0])));
+          dlabels = multiply(expand_dims(g.grads[0], -1), negative(log_softmax(broadcast_logits(g))));
+          // backprop = softmax - labels also depends on the labels (TensorFlow's rule leaves
+          // this term out, so its second derivatives through the labels are wrong).
+          if (!known_zero(g.grads[1])) dlabels = subtract(dlabels, g.grads[1]);
         }
         // Broadcast inputs get their gradients summed back to their own shapes.
         if (!same_static_shape(g.inputs[0], g.outputs[1])) {
@@ -173,17 +182,16 @@ Tensor sparse_softmax_cross_entropy_with_logits(const Tensor& labels, const Tens
                                                 Loc loc) {
   PartialShape ls = labels.partial_shape(), gs = logits.partial_shape();
   if (gs.rank_known() && gs.rank() == 0) {
-    throw InvalidArgumentError("Logits cannot be scalars - received shape " + gs.to_string() +
-                               ".");
+    throw InvalidArgumentError("Logits cannot be scalars - received shape " + gs.to_string() + ".");
   }
   if (!gs.rank_known() || !ls.rank_known()) {
     throw UnimplementedError(
         "sparse_softmax_cross_entropy_with_logits needs labels and logits of known rank");
   }
   if (ls.rank() != gs.rank() - 1) {
-    throw InvalidArgumentError(internal::str_cat(
-        "Rank mismatch: Rank of labels (received ", ls.rank(),
-        ") should equal rank of logits minus 1 (received ", gs.rank(), ")."));
+    throw InvalidArgumentError(
+        internal::str_cat("Rank mismatch: Rank of labels (received ", ls.rank(),
+                          ") should equal rank of logits minus 1 (received ", gs.rank(), ")."));
   }
   std::vector<int64_t> outer(gs.dims().begin(), gs.dims().end() - 1);
   if (!ls.is_compatible_with(PartialShape(outer))) {
@@ -194,8 +202,8 @@ Tensor sparse_softmax_cross_entropy_with_logits(const Tensor& labels, const Tens
   }
   if (gs.rank() == 2) return sparse_softmax_cross_entropy_with_logits_op(logits, labels, loc)[0];
   const int64_t classes = gs.dim(gs.rank() - 1);
-  Tensor loss = sparse_softmax_cross_entropy_with_logits_op(
-      reshape(logits, {-1, classes}, loc), reshape(labels, {-1}, loc), loc)[0];
+  Tensor loss = sparse_softmax_cross_entropy_with_logits_op(reshape(logits, {-1, classes}, loc),
+                                                            reshape(labels, {-1}, loc), loc)[0];
   return reshape(loss, ls.dims(), loc);
 }
 
@@ -208,11 +216,11 @@ Tensor softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& log
   }
   const int64_t rank = gs.rank();
   if (rank == 0) {
-    throw InvalidArgumentError("Logits cannot be scalars - received shape " + gs.to_string() +
-                               ".");
+    throw InvalidArgumentError("Logits cannot be scalars - received shape " + gs.to_string() + ".");
   }
   if (axis < -rank || axis >= rank) {
-    throw InvalidArgumentError(internal::str_cat("axis ", axis, " is out of range for logits of rank ", rank));
+    throw InvalidArgumentError(
+        internal::str_cat("axis ", axis, " is out of range for logits of rank ", rank));
   }
   if (axis < 0) axis += rank;
   Tensor x = logits, z = labels;
@@ -256,14 +264,14 @@ Tensor sigmoid_cross_entropy_with_logits(const Tensor& labels, const Tensor& log
   Tensor cond = greater_equal(logits, zeros, loc);
   Tensor relu_logits = where(cond, logits, zeros, loc);
   Tensor neg_abs = where(cond, negative(logits, loc), logits, loc);
-  return add(subtract(relu_logits, multiply(logits, labels, loc), loc), log1p(exp(neg_abs, loc), loc),
-             loc);
+  return add(subtract(relu_logits, multiply(logits, labels, loc), loc),
+             log1p(exp(neg_abs, loc), loc), loc);
 }
 
 Tensor l2_loss(const Tensor& t, Loc loc) {
   if (!is_floating(t.dtype())) {
-    throw InvalidArgumentError(internal::str_cat("l2_loss needs a floating-point tensor, got ",
-                                                 dtype_name(t.dtype())));
+    throw InvalidArgumentError(
+        internal::str_cat("l2_loss needs a floating-point tensor, got ", dtype_name(t.dtype())));
   }
   return multiply(reduce_sum(square(t, loc), {}, false, loc), 0.5, loc);
 }

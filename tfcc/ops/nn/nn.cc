@@ -69,7 +69,8 @@ Tensor dropout(const Tensor& x, double rate, std::optional<int64_t> seed,
   std::vector<int64_t> shape = xs.dims();
   if (!noise_shape.empty()) {
     if (static_cast<int>(noise_shape.size()) != xs.rank()) {
-      throw InvalidArgumentError(internal::str_cat("noise_shape ", PartialShape(noise_shape).to_string(),
+      throw InvalidArgumentError(internal::str_cat("noise_shape ",
+                                                   PartialShape(noise_shape).to_string(),
                                                    " must have the rank of x, ", xs.to_string()));
     }
     for (size_t i = 0; i < shape.size(); ++i) {

@@ -45,9 +45,9 @@ Tensor bias_add(const Tensor& value, const Tensor& bias, const std::string& data
 
 /// The outputs of fused_batch_norm.
 struct FusedBatchNormResult {
-  Tensor y;              ///< normalised, scaled and shifted input
-  Tensor batch_mean;     ///< training: batch mean (blended into `mean` by exponential_avg_factor)
-  Tensor batch_variance; ///< training: Bessel-corrected batch variance (same blending)
+  Tensor y;               ///< normalised, scaled and shifted input
+  Tensor batch_mean;      ///< training: batch mean (blended into `mean` by exponential_avg_factor)
+  Tensor batch_variance;  ///< training: Bessel-corrected batch variance (same blending)
 };
 
 /// Options of fused_batch_norm (tf.compat.v1.nn.fused_batch_norm).
