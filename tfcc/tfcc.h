@@ -24,6 +24,7 @@
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
 #include "tfcc/core/tensor.h"
+#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"

@@ -100,6 +100,10 @@ class Dataset {
   static Dataset from_generator(
       std::function<std::function<std::optional<Element>()>()> make_generator,
       ElementSpec output_signature);
+  /// The file names matching a glob `pattern`, as bytes tensors (see bytes_tensor), shuffled
+  /// unless `shuffle` is false (TF's default is to shuffle). No match: InvalidArgumentError.
+  static Dataset list_files(const std::string& pattern, bool shuffle = true,
+                            std::optional<uint64_t> seed = std::nullopt);
   /// Elements of `datasets` zipped into one tuple; ends with the shortest.
   static Dataset zip(const std::vector<Dataset>& datasets);
 
@@ -153,7 +157,7 @@ class Dataset {
 
   // ---- Inspection and iteration ------------------------------------------------------------
   /// The type of each element.
-  const ElementSpec& element_spec() const { return node_->element_spec(); }
+  ElementSpec element_spec() const { return node_->element_spec(); }
   /// Number of elements; kInfiniteCardinality or kUnknownCardinality when not known.
   int64_t cardinality() const { return node_->cardinality(); }
   /// A new iterator at the first element.

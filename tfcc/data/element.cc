@@ -71,6 +71,18 @@ ElementSpec batched_spec(const ElementSpec& spec, int64_t batch) {
   return out;
 }
 
+Tensor bytes_tensor(std::string_view bytes) {
+  return Tensor::from_bytes(uint8, Shape{static_cast<int64_t>(bytes.size())}, bytes.data(),
+                            bytes.size());
+}
+
+std::string tensor_bytes(const Tensor& t) {
+  TFCC_CHECK_ARG(t.defined() && t.dtype() == uint8 && t.rank() == 1,
+                 "Expected a 1-D uint8 tensor of bytes (tfcc's string form), got ",
+                 t.defined() ? t.to_string() : std::string("an undefined tensor"));
+  return std::string(static_cast<const char*>(t.raw_data()), t.nbytes());
+}
+
 namespace internal {
 
 int64_t checked_mul(int64_t a, int64_t b, const char* what) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfcc/core/shape.h"
@@ -47,6 +48,12 @@ ElementSpec most_specific_compatible(const ElementSpec& a, const ElementSpec& b,
 
 /// Prepends a batch dimension (`batch` or -1 for unknown) to every component.
 ElementSpec batched_spec(const ElementSpec& spec, int64_t batch);
+
+/// tfcc has no string dtype: file names and raw records travel as 1-D uint8 tensors holding the
+/// bytes. `bytes_tensor("a.csv")` makes one; `tensor_bytes(t)` reads it back.
+Tensor bytes_tensor(std::string_view bytes);
+/// The bytes of a 1-D uint8 tensor (InvalidArgumentError for any other tensor).
+std::string tensor_bytes(const Tensor& t);
 
 namespace internal {
 

@@ -8,7 +8,7 @@ class EnumerateNode : public DatasetNode {
  public:
   EnumerateNode(std::shared_ptr<const DatasetNode> input, int64_t start)
       : input_(std::move(input)), start_(start) {
-    spec_.push_back({int64, PartialShape{}});
+    spec_.push_back({int64, PartialShape(Shape{})});
     const ElementSpec& s = input_->element_spec();
     spec_.insert(spec_.end(), s.begin(), s.end());
   }

@@ -71,7 +71,7 @@ class Iterator {
   /// the first get_next(); otherwise FailedPreconditionError.
   void restore(const std::string& state);
   /// The type of the elements.
-  const ElementSpec& element_spec() const { return node_->element_spec(); }
+  ElementSpec element_spec() const { return node_->element_spec(); }
 
  private:
   std::shared_ptr<const DatasetNode> node_;

@@ -49,7 +49,7 @@ class RangeNode : public DatasetNode {
 
  private:
   int64_t start_, stop_, step_;
-  ElementSpec spec_{{int64, PartialShape{}}};
+  ElementSpec spec_{{int64, PartialShape(Shape{})}};
 };
 
 }  // namespace
