@@ -29,6 +29,7 @@
 #include "tfcc/distribute/multi_worker_mirrored_strategy.h"
 #endif
 #include "tfcc/module/module.h"
+#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/config.h"
