@@ -14,6 +14,7 @@ void register_random_ops(OpRegistry& r);
 void register_linalg_ops(OpRegistry& r);
 void register_variable_ops(OpRegistry& r);
 void register_conv_ops(OpRegistry& r);
+void register_pool_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -26,6 +27,7 @@ void register_all_ops(OpRegistry& r) {
   register_linalg_ops(r);
   register_variable_ops(r);
   register_conv_ops(r);
+  register_pool_ops(r);
 }
 
 }  // namespace tfcc
