@@ -146,3 +146,21 @@ inline Ref as_dtype(Ref r, DType dtype) {
 }
 
 }  // namespace tfcc::conformance::conv_ref
+
+namespace tfcc::conformance {
+
+/// Gives every row without invalid cases those of the first row covering the same op (the
+/// invalid calls test the op, whichever row's attributes they sit in).
+inline void share_invalid_cases(std::vector<OpRow>& rows) {
+  for (OpRow& r : rows) {
+    if (!r.invalid.empty() || r.ops.empty()) continue;
+    for (const OpRow& other : rows) {
+      if (!other.invalid.empty() && !other.ops.empty() && other.ops[0] == r.ops[0]) {
+        r.invalid = other.invalid;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tfcc::conformance

@@ -330,6 +330,31 @@ std::vector<OpRow> conv_rows() {
                                  {bp_case("1x5x5x2", {3, 3, 2, 3}, {1, 5, 5, 2}, {1, 3, 3, 3}, 95),
                                   bp_case("seed CNN layer", {3, 3, 1, 32}, {8, 28, 28, 1},
                                           {8, 26, 26, 32}, 97)}));
+  {
+    const Padding same("SAME");
+    OpRow r = input_grad_row("depthwise_backprop_input_invalid", same2, true,
+                             {bp_case("1x3x3x1", {1, 3, 3, 1}, {2, 2, 1, 1}, {1, 2, 2, 1}, 109)});
+    r.invalid = {
+        {"channels differ",
+         [same] { depthwise_conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 2, 2}), f32({1, 4, 3, 4}), {2}, same); },
+         ErrorCode::kInvalidArgument, "input and filter must have the same depth: 3 vs 2"},
+        {"out_backprop depth",
+         [same] { depthwise_conv2d_backprop_input({1, 7, 6, 2}, f32({3, 3, 2, 2}), f32({1, 4, 3, 2}), {2}, same); },
+         ErrorCode::kInvalidArgument, "(out_depth)"},
+    };
+    rows.push_back(std::move(r));
+    OpRow f = filter_grad_row("depthwise_backprop_filter_invalid", same2, true,
+                              {bp_case("1x3x3x1", {2, 2, 1, 1}, {1, 3, 3, 1}, {1, 2, 2, 1}, 119)});
+    f.invalid = {
+        {"filter_sizes of 5 values",
+         [same] { depthwise_conv2d_backprop_filter(f32({1, 7, 6, 2}), {3, 3, 2, 2, 1}, f32({1, 4, 3, 4}), {2}, same); },
+         ErrorCode::kInvalidArgument, "filter_sizes must have 4 elements, got 5"},
+        {"input rank 3",
+         [same] { depthwise_conv2d_backprop_filter(f32({7, 6, 2}), {3, 3, 2, 2}, f32({1, 4, 3, 4}), {2}, same); },
+         ErrorCode::kInvalidArgument, "input must be 4-dimensional"},
+    };
+    rows.push_back(std::move(f));
+  }
   rows.push_back(input_grad_row("depthwise_backprop_input_same_stride2", same2, true,
                                 {bp_case("1x7x6x2", {1, 7, 6, 2}, {3, 3, 2, 2}, {1, 4, 3, 4}, 101),
                                  bp_case("large", {2, 21, 20, 8}, {3, 3, 8, 3}, {2, 11, 10, 24}, 103)}));
@@ -382,6 +407,7 @@ std::vector<OpRow> conv_rows() {
                     ErrorCode::kInvalidArgument, "conv1d takes padding"}};
     rows.push_back(std::move(row));
   }
+  share_invalid_cases(rows);
   return rows;
 }
 

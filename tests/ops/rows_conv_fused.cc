@@ -156,6 +156,7 @@ std::vector<OpRow> conv_fused_rows() {
   rows.push_back(fused_matmul_row("Relu", true, false));
   rows.push_back(fused_matmul_row("", false, true));
   rows.push_back(fused_matmul_row("GeluApproximate", true, true));
+  share_invalid_cases(rows);
   return rows;
 }
 

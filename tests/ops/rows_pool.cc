@@ -211,9 +211,20 @@ std::vector<OpRow> pool_rows() {
   rows.push_back(max_grad_row("max_pool_grad_3x3_same_stride2", same3, false,
                               {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 25),
                                grad_case("large", {4, 31, 30, 16}, same3, false, 27)}));
-  rows.push_back(max_grad_row("max_pool_grad_grad_3x3_same_stride2", same3, true,
-                              {grad_case("1x4x5x2", {1, 4, 5, 2}, same3, true, 31),
-                               grad_case("large", {4, 31, 30, 16}, same3, true, 33)}));
+  {
+    OpRow row = max_grad_row("max_pool_grad_grad_3x3_same_stride2", same3, true,
+                             {grad_case("1x4x5x2", {1, 4, 5, 2}, same3, true, 31),
+                              grad_case("large", {4, 31, 30, 16}, same3, true, 33)});
+    row.invalid = {
+        {"grad shaped like the output",
+         [] { max_pool_grad_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 1}), {2}, {2}, "VALID"); },
+         ErrorCode::kInvalidArgument, "grad must have shape [1,4,4,1], got [1,2,2,1] [Op:MaxPoolGradGrad]"},
+        {"window larger than the input",
+         [] { max_pool_grad_grad(f32({1, 1, 4, 1}), f32({1, 1, 2, 1}), f32({1, 1, 4, 1}), {3}, {1}, "VALID"); },
+         ErrorCode::kInvalidArgument, "Computed output size would be negative"},
+    };
+    rows.push_back(std::move(row));
+  }
   {
     OpRow row = max_grad_row("max_pool_grad_invalid", seed, false,
                              {grad_case("1x2x2x1", {1, 2, 2, 1}, seed, false, 35)});
@@ -294,6 +305,7 @@ std::vector<OpRow> pool_rows() {
                     ErrorCode::kInvalidArgument, "expects a 4-D NHWC input, got shape"}};
     rows.push_back(std::move(row));
   }
+  share_invalid_cases(rows);
   return rows;
 }
 
