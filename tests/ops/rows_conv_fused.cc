@@ -35,9 +35,8 @@ Ref bias_act(Ref y, const Ref& bias, const std::string& act, double alpha) {
   return y;
 }
 
-const std::vector<std::string> kActivations = {"",     "Relu",    "Relu6",     "LeakyRelu",
-                                               "Elu",  "Tanh",    "Sigmoid",   "GeluExact",
-                                               "GeluApproximate"};
+const std::vector<std::string> kActivations = {
+    "", "Relu", "Relu6", "LeakyRelu", "Elu", "Tanh", "Sigmoid", "GeluExact", "GeluApproximate"};
 
 // Piecewise activations have kinks; their gradient rows draw positive inputs (all products
 // positive, away from 0 and, with the small sizes, below 6), which exercises the active branch.
@@ -60,10 +59,12 @@ OpRow fused_conv_row(const std::string& act) {
   conv_ref::Params p;
   p.padding = "SAME";
   row.cases = {
-      {"1x4x4x2 * 3x3x2x3", {filled({1, 4, 4, 2}, -2, 2, 1), filled({3, 3, 2, 3}, -1, 1, 2),
-                             filled({3}, -1, 1, 3)}, {}},
-      {"large (seed CNN layer)", {filled({4, 28, 28, 1}, -2, 2, 4), filled({3, 3, 1, 32}, -1, 1, 5),
-                                  filled({32}, -1, 1, 6)}, {}},
+      {"1x4x4x2 * 3x3x2x3",
+       {filled({1, 4, 4, 2}, -2, 2, 1), filled({3, 3, 2, 3}, -1, 1, 2), filled({3}, -1, 1, 3)},
+       {}},
+      {"large (seed CNN layer)",
+       {filled({4, 28, 28, 1}, -2, 2, 4), filled({3, 3, 1, 32}, -1, 1, 5), filled({32}, -1, 1, 6)},
+       {}},
   };
   row.fn = [act](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{fused_conv2d(in[0], in[1], in[2], {1}, "SAME", act, {1}, 0.3)};
@@ -80,13 +81,19 @@ OpRow fused_conv_row(const std::string& act) {
   if (act.empty()) {
     row.invalid = {
         {"bias of the wrong size",
-         [] { fused_conv2d(f32({1, 4, 4, 2}), f32({3, 3, 2, 3}), f32({2}), {1}, "SAME", ""); },
+         [] {
+           fused_conv2d(f32({1, 4, 4, 2}), f32({3, 3, 2, 3}), f32({2}), {1}, "SAME", "");
+         },
          ErrorCode::kInvalidArgument, "bias must be a vector of the filter's output channels (3)"},
         {"unknown activation",
-         [] { fused_conv2d(f32({1, 4, 4, 2}), f32({3, 3, 2, 3}), f32({3}), {1}, "SAME", "Swish"); },
+         [] {
+           fused_conv2d(f32({1, 4, 4, 2}), f32({3, 3, 2, 3}), f32({3}), {1}, "SAME", "Swish");
+         },
          ErrorCode::kInvalidArgument, "Fusion is not implemented: [BiasAdd,Swish]"},
         {"mismatched channels",
-         [] { fused_conv2d(f32({1, 4, 4, 4}), f32({3, 3, 3, 3}), f32({3}), {1}, "SAME", "Relu"); },
+         [] {
+           fused_conv2d(f32({1, 4, 4, 4}), f32({3, 3, 3, 3}), f32({3}), {1}, "SAME", "Relu");
+         },
          ErrorCode::kInvalidArgument, "input depth must be evenly divisible by filter depth"},
     };
   }
@@ -101,12 +108,12 @@ OpRow fused_matmul_row(const std::string& act, bool ta, bool tb) {
   row.ops = {"_FusedMatMul"};
   row.dtypes = kFloat;
   auto mk = [ta, tb](std::string label, int64_t m, int64_t k, int64_t n, uint64_t seed) {
-    return Case{std::move(label),
-                {filled(ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, -1, 1, seed),
-                 filled(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, -1, 1,
-                        seed + 1),
-                 filled({n}, -1, 1, seed + 2)},
-                {}};
+    return Case{
+        std::move(label),
+        {filled(ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, -1, 1, seed),
+         filled(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, -1, 1, seed + 1),
+         filled({n}, -1, 1, seed + 2)},
+        {}};
   };
   row.cases = {mk("3x4 @ 4x5", 3, 4, 5, 1), mk("K = 0", 2, 0, 3, 4),
                mk("large (seed CNN dense)", 64, 800, 128, 7)};
@@ -121,8 +128,9 @@ OpRow fused_matmul_row(const std::string& act, bool ta, bool tb) {
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         for (int64_t kk = 0; kk < k; ++kk)
-          y.values[size_t(i * n + j)] += (ta ? a.values[size_t(kk * m + i)] : a.values[size_t(i * k + kk)]) *
-                                         (tb ? b.values[size_t(j * k + kk)] : b.values[size_t(kk * n + j)]);
+          y.values[size_t(i * n + j)] +=
+              (ta ? a.values[size_t(kk * m + i)] : a.values[size_t(i * k + kk)]) *
+              (tb ? b.values[size_t(j * k + kk)] : b.values[size_t(kk * n + j)]);
     return std::vector<Ref>{conv_ref::as_dtype(bias_act(y, in[2], act, 0.3), dt)};
   };
   row.rtol32 = 1e-4;
@@ -133,13 +141,24 @@ OpRow fused_matmul_row(const std::string& act, bool ta, bool tb) {
   if (act.empty() && !ta && !tb) {
     row.invalid = {
         {"bias of the wrong size",
-         [] { fused_matmul(f32({2, 3}), f32({3, 4}), f32({3}), "Relu"); },
+         [] {
+           fused_matmul(f32({2, 3}), f32({3, 4}), f32({3}), "Relu");
+         },
          ErrorCode::kInvalidArgument, "bias must be a vector of the product's columns (4)"},
-        {"unknown activation", [] { fused_matmul(f32({2, 3}), f32({3, 4}), f32({4}), "Swish"); },
+        {"unknown activation",
+         [] {
+           fused_matmul(f32({2, 3}), f32({3, 4}), f32({4}), "Swish");
+         },
          ErrorCode::kInvalidArgument, "Fusion is not implemented: [BiasAdd,Swish]"},
-        {"batched operands", [] { fused_matmul(f32({2, 2, 3}), f32({3, 4}), f32({4}), ""); },
+        {"batched operands",
+         [] {
+           fused_matmul(f32({2, 2, 3}), f32({3, 4}), f32({4}), "");
+         },
          ErrorCode::kInvalidArgument, "In[0] is not a matrix"},
-        {"inner mismatch", [] { fused_matmul(f32({2, 3}), f32({2, 4}), f32({4}), ""); },
+        {"inner mismatch",
+         [] {
+           fused_matmul(f32({2, 3}), f32({2, 4}), f32({4}), "");
+         },
          ErrorCode::kInvalidArgument, "Matrix size-incompatible"},
     };
   }

@@ -87,23 +87,48 @@ std::vector<BadCase> pool_invalid(bool max) {
   };
   const std::string op = max ? "[Op:MaxPool]" : "[Op:AvgPool]";
   return {
-      {"input rank 3", [pool] { pool(f32({4, 4, 1}), {2}, {2}, "VALID"); },
+      {"input rank 3",
+       [pool] {
+         pool(f32({4, 4, 1}), {2}, {2}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "input must be 4-dimensional[4,4,1] " + op},
-      {"window larger than the input", [pool] { pool(f32({1, 2, 5, 1}), {4}, {1}, "VALID"); },
+      {"window larger than the input",
+       [pool] {
+         pool(f32({1, 2, 5, 1}), {4}, {1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "Computed output size would be negative: -1"},
-      {"zero ksize", [pool] { pool(f32({1, 4, 4, 1}), {0}, {1}, "VALID"); },
+      {"zero ksize",
+       [pool] {
+         pool(f32({1, 4, 4, 1}), {0}, {1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "Sliding window ksize for dimension 1 was 0"},
-      {"negative stride", [pool] { pool(f32({1, 4, 4, 1}), {2}, {1, -1}, "VALID"); },
+      {"negative stride",
+       [pool] {
+         pool(f32({1, 4, 4, 1}), {2}, {1, -1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "Sliding window stride for dimension 2 was -1"},
-      {"batch pooling", [pool] { pool(f32({2, 4, 4, 1}), {2, 2, 2, 1}, {1}, "VALID"); },
+      {"batch pooling",
+       [pool] {
+         pool(f32({2, 4, 4, 1}), {2, 2, 2, 1}, {1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "Pooling is not yet supported on the batch dimension."},
-      {"depth pooling", [pool] { pool(f32({1, 4, 4, 2}), {1, 2, 2, 2}, {1}, "VALID"); },
+      {"depth pooling",
+       [pool] {
+         pool(f32({1, 4, 4, 2}), {1, 2, 2, 2}, {1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "Pooling is not yet supported on the depth dimension."},
-      {"ksize of 3 values", [pool] { pool(f32({1, 4, 4, 1}), {1, 2, 2}, {1}, "VALID"); },
+      {"ksize of 3 values",
+       [pool] {
+         pool(f32({1, 4, 4, 1}), {1, 2, 2}, {1}, "VALID");
+       },
        ErrorCode::kInvalidArgument, "ksize should be of length 1, 2 or 4 but was 3"},
-      {"explicit padding", [pool] { pool(f32({1, 4, 4, 1}), {2}, {1}, "EXPLICIT"); },
+      {"explicit padding",
+       [pool] {
+         pool(f32({1, 4, 4, 1}), {2}, {1}, "EXPLICIT");
+       },
        ErrorCode::kInvalidArgument, "Value for attr 'padding' of \"EXPLICIT\""},
-      {"int32", [pool] {
+      {"int32",
+       [pool] {
          pool(Tensor::from_vector<int32_t>({1, 2, 3, 4}, Shape{1, 2, 2, 1}), {2}, {2}, "VALID");
        },
        ErrorCode::kInvalidArgument, op},
@@ -189,38 +214,45 @@ std::vector<OpRow> pool_rows() {
   overlap.s = 1;
   for (bool max : {true, false}) {
     const std::string kind = max ? "max_pool2d" : "avg_pool2d";
-    rows.push_back(pool_row(kind + "_2x2_valid", seed, max,
-                            {x_case("1x4x4x2", {1, 4, 4, 2}, 1),
-                             x_case("odd sizes drop the last row", {2, 5, 3, 3}, 3),
-                             x_case("empty batch", {0, 4, 4, 2}, 5),
-                             x_case("window = input", {1, 2, 2, 3}, 7),
-                             x_case("large (seed CNN)", {8, 26, 26, 32}, 9)},
-                            true));
-    rows.push_back(pool_row(kind + "_3x3_same_stride2", same3, max,
-                            {x_case("1x5x6x2", {1, 5, 6, 2}, 11),
-                             x_case("window larger than input", {1, 2, 1, 2}, 13),
-                             x_case("large", {4, 31, 30, 16}, 15)},
-                            false));
-    rows.push_back(pool_row(kind + "_3x3_valid_overlapping", overlap, max,
-                            {x_case("1x5x4x3", {1, 5, 4, 3}, 17), x_case("large", {4, 30, 30, 8}, 19)},
-                            false));
+    rows.push_back(pool_row(
+        kind + "_2x2_valid", seed, max,
+        {x_case("1x4x4x2", {1, 4, 4, 2}, 1), x_case("odd sizes drop the last row", {2, 5, 3, 3}, 3),
+         x_case("empty batch", {0, 4, 4, 2}, 5), x_case("window = input", {1, 2, 2, 3}, 7),
+         x_case("large (seed CNN)", {8, 26, 26, 32}, 9)},
+        true));
+    rows.push_back(pool_row(
+        kind + "_3x3_same_stride2", same3, max,
+        {x_case("1x5x6x2", {1, 5, 6, 2}, 11), x_case("window larger than input", {1, 2, 1, 2}, 13),
+         x_case("large", {4, 31, 30, 16}, 15)},
+        false));
+    rows.push_back(pool_row(
+        kind + "_3x3_valid_overlapping", overlap, max,
+        {x_case("1x5x4x3", {1, 5, 4, 3}, 17), x_case("large", {4, 30, 30, 8}, 19)}, false));
   }
   rows.push_back(max_grad_row("max_pool_grad_2x2_valid", seed, false,
                               {grad_case("1x4x5x2", {1, 4, 5, 2}, seed, false, 21),
                                grad_case("large", {8, 26, 26, 32}, seed, false, 23)}));
-  rows.push_back(max_grad_row("max_pool_grad_3x3_same_stride2", same3, false,
-                              {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 25),
-                               grad_case("large", {4, 31, 30, 16}, same3, false, 27)}));
+  rows.push_back(
+      max_grad_row("max_pool_grad_3x3_same_stride2", same3, false,
+                   {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 25),
+                    grad_case("large", {4, 31, 30, 16}, same3, false, 27)}));
   {
     OpRow row = max_grad_row("max_pool_grad_grad_3x3_same_stride2", same3, true,
                              {grad_case("1x4x5x2", {1, 4, 5, 2}, same3, true, 31),
                               grad_case("large", {4, 31, 30, 16}, same3, true, 33)});
     row.invalid = {
         {"grad shaped like the output",
-         [] { max_pool_grad_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 1}), {2}, {2}, "VALID"); },
-         ErrorCode::kInvalidArgument, "grad must have shape [1,4,4,1], got [1,2,2,1] [Op:MaxPoolGradGrad]"},
+         [] {
+           max_pool_grad_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 1}), {2}, {2},
+                              "VALID");
+         },
+         ErrorCode::kInvalidArgument,
+         "grad must have shape [1,4,4,1], got [1,2,2,1] [Op:MaxPoolGradGrad]"},
         {"window larger than the input",
-         [] { max_pool_grad_grad(f32({1, 1, 4, 1}), f32({1, 1, 2, 1}), f32({1, 1, 4, 1}), {3}, {1}, "VALID"); },
+         [] {
+           max_pool_grad_grad(f32({1, 1, 4, 1}), f32({1, 1, 2, 1}), f32({1, 1, 4, 1}), {3}, {1},
+                              "VALID");
+         },
          ErrorCode::kInvalidArgument, "Computed output size would be negative"},
     };
     rows.push_back(std::move(row));
@@ -230,10 +262,16 @@ std::vector<OpRow> pool_rows() {
                              {grad_case("1x2x2x1", {1, 2, 2, 1}, seed, false, 35)});
     row.invalid = {
         {"orig_output of the wrong shape",
-         [] { max_pool_grad(f32({1, 4, 4, 1}), f32({1, 3, 2, 1}), f32({1, 2, 2, 1}), {2}, {2}, "VALID"); },
+         [] {
+           max_pool_grad(f32({1, 4, 4, 1}), f32({1, 3, 2, 1}), f32({1, 2, 2, 1}), {2}, {2},
+                         "VALID");
+         },
          ErrorCode::kInvalidArgument, "orig_output must have shape [1,2,2,1], got [1,3,2,1]"},
         {"grad of the wrong shape",
-         [] { max_pool_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 2}), {2}, {2}, "VALID"); },
+         [] {
+           max_pool_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 2}), {2}, {2},
+                         "VALID");
+         },
          ErrorCode::kInvalidArgument, "grad must have shape [1,2,2,1]"},
     };
     rows.push_back(std::move(row));
@@ -268,10 +306,14 @@ std::vector<OpRow> pool_rows() {
     if (p.padding == "VALID") {
       row.invalid = {
           {"negative orig_input_shape",
-           [] { avg_pool_grad({1, -4, 4, 1}, f32({1, 2, 2, 1}), {2}, {2}, "VALID"); },
+           [] {
+             avg_pool_grad({1, -4, 4, 1}, f32({1, 2, 2, 1}), {2}, {2}, "VALID");
+           },
            ErrorCode::kInvalidArgument, "orig_input_shape must be non-negative"},
           {"grad of the wrong shape",
-           [] { avg_pool_grad({1, 4, 4, 1}, f32({1, 3, 2, 1}), {2}, {2}, "VALID"); },
+           [] {
+             avg_pool_grad({1, 4, 4, 1}, f32({1, 3, 2, 1}), {2}, {2}, "VALID");
+           },
            ErrorCode::kInvalidArgument, "grad must have shape [1,2,2,1]"},
       };
     }
@@ -287,8 +329,9 @@ std::vector<OpRow> pool_rows() {
     };
     row.reference = [max](const std::vector<Ref>& in, DType dt) {
       const auto& s = in[0].shape;
-      Ref y{{s[0], s[3]}, std::vector<double>(size_t(s[0] * s[3]),
-                                              max ? -std::numeric_limits<double>::infinity() : 0.0),
+      Ref y{{s[0], s[3]},
+            std::vector<double>(size_t(s[0] * s[3]),
+                                max ? -std::numeric_limits<double>::infinity() : 0.0),
             {}};
       for (int64_t n = 0; n < s[0]; ++n)
         for (int64_t i = 0; i < s[1] * s[2]; ++i)
@@ -301,7 +344,10 @@ std::vector<OpRow> pool_rows() {
     };
     row.rtol32 = 1e-5;
     row.atol32 = 1e-5;
-    row.invalid = {{"rank 3", [max] { max ? global_max_pool2d(f32({2, 3, 4})) : global_avg_pool2d(f32({2, 3, 4})); },
+    row.invalid = {{"rank 3",
+                    [max] {
+                      max ? global_max_pool2d(f32({2, 3, 4})) : global_avg_pool2d(f32({2, 3, 4}));
+                    },
                     ErrorCode::kInvalidArgument, "expects a 4-D NHWC input, got shape"}};
     rows.push_back(std::move(row));
   }

@@ -123,8 +123,8 @@ std::vector<OutputSpec> fused_matmul_shape(const InferenceContext& c) {
   const PartialShape bias = c.shape(2);
   const int64_t n = out[0].shape.rank_known() ? out[0].shape.dim(1) : -1;
   if (bias.rank_known() && (bias.rank() != 1 || (bias.dim(0) >= 0 && n >= 0 && bias.dim(0) != n))) {
-    c.fail(internal::str_cat("bias must be a vector of the product's columns (", n,
-                             "), got shape ", bias.to_string()));
+    c.fail(internal::str_cat("bias must be a vector of the product's columns (", n, "), got shape ",
+                             bias.to_string()));
   }
   return out;
 }

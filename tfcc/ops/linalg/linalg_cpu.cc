@@ -12,8 +12,8 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <vector>
 
-#include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/conv/conv_onednn.h"
+#include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 #include "tfcc/ops/linalg/onednn.h"

@@ -69,9 +69,8 @@ std::vector<OutputSpec> avg_grad_shape(const InferenceContext& c) {
 std::vector<int64_t> static_shape(const Tensor& t) {
   const PartialShape s = t.partial_shape();
   if (!s.rank_known() || !s.is_fully_defined()) {
-    throw InvalidArgumentError(
-        "the gradient of AvgPool needs the static shape of its input, got " +
-        (s.rank_known() ? s.to_string() : std::string("unknown rank")));
+    throw InvalidArgumentError("the gradient of AvgPool needs the static shape of its input, got " +
+                               (s.rank_known() ? s.to_string() : std::string("unknown rank")));
   }
   return s.dims();
 }

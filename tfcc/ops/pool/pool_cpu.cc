@@ -13,8 +13,8 @@
 namespace tfcc {
 namespace {
 
-using kernels::parallel_for;
 using dnnl::memory;
+using kernels::parallel_for;
 
 // ---- oneDNN (float32) ----
 
@@ -104,7 +104,8 @@ Window window(const PoolGeometry& g, int64_t oh, int64_t ow) {
 }
 
 int64_t grain(const PoolGeometry& g) {
-  return std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, g.out_w * g.c * g.k_h * g.k_w));
+  return std::max<int64_t>(
+      1, kernels::kParallelGrain / std::max<int64_t>(1, g.out_w * g.c * g.k_h * g.k_w));
 }
 
 template <typename T>
