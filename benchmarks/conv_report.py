@@ -41,11 +41,14 @@ def rounds(d):
                     continue
                 name, rest = b["name"].split("/", 1)
                 t = int(rest.split("threads:")[1].split("/")[0])
-                out.setdefault(name, {}).setdefault(t, {})[rnd] = b["real_time"] * scale[
-                    b.get("time_unit", "ns")]
+                unit = scale[b.get("time_unit", "ns")]
+                out.setdefault(name, {}).setdefault(t, {})[rnd] = b["real_time"] * unit
+                out.setdefault(name + "_cpu", {}).setdefault(t, {})[rnd] = b["cpu_time"] * unit
         elif j.get("torch"):
             for t, ms in j["torch"]["ms"].items():
                 out.setdefault("pytorch", {}).setdefault(int(t), {})[rnd] = ms
+            for t, ms in j["torch"].get("cpu_ms", {}).items():
+                out.setdefault("pytorch_cpu", {}).setdefault(int(t), {})[rnd] = ms
             for t, fm in j["torch"]["formats"].items():
                 for fmt in ("nchw", "nhwc"):
                     out.setdefault(f"pytorch_{fmt}", {}).setdefault(int(t), {})[rnd] = fm[fmt]
@@ -77,6 +80,10 @@ def main():
             rows.append((f"{label}, {t} thr", fmt(ours), fmt(peer), fmt(ratio, ".2f") + "x"
                          if ratio is not None else "n/a",
                          f"<= {target:.1f}x" if target else "(info)", ok))
+        ratio = paired("BM_ConvBlock_cpu", "pytorch_cpu", t)
+        rows.append((f"  op by op, process CPU time, {t} thr", fmt(med("BM_ConvBlock_cpu", t)),
+                     fmt(med("pytorch_cpu", t)),
+                     fmt(ratio, ".2f") + "x" if ratio is not None else "n/a", "(info)", "-"))
         for fmt_name in ("nchw", "nhwc"):
             rows.append((f"  PyTorch {fmt_name}, {t} thr", "", fmt(med(f"pytorch_{fmt_name}", t)),
                          "", "(info)", "-"))

@@ -140,36 +140,45 @@ void pool_forward_loop(const PoolGeometry& g, bool max, const T* x, T* y) {
       grain(g));
 }
 
-// For every window and channel, the input offset of its first maximum; calls
-// fn(out_offset, in_offset) per output element. Parallel over images.
+// For every window, the tap (row-major position in the clipped window) of each channel's first
+// maximum, found with branch-free compares over contiguous channels (vectorised); then
+// fn(n, out_offset, tap_offsets, taps) per window, where the input offset of channel c's maximum
+// is tap_offsets[taps[c]] + c. Parallel over images (each image's windows touch only its slice).
 template <typename T, typename F>
-void for_each_argmax(const PoolGeometry& g, const T* x, F&& fn) {
+void for_each_window_argmax(const PoolGeometry& g, const T* x, F&& fn) {
   parallel_for(
       g.batch,
       [&](int64_t lo, int64_t hi) {
         std::vector<T> best(static_cast<size_t>(g.c));
-        std::vector<int64_t> arg(static_cast<size_t>(g.c));
+        std::vector<int32_t> tap(static_cast<size_t>(g.c));
+        std::vector<int64_t> offs(static_cast<size_t>(g.k_h * g.k_w));
+        T* bp = best.data();
+        int32_t* tp = tap.data();
         for (int64_t n = lo; n < hi; ++n) {
           for (int64_t oh = 0; oh < g.out_h; ++oh) {
             for (int64_t ow = 0; ow < g.out_w; ++ow) {
               const Window w = window(g, oh, ow);
-              std::fill(arg.begin(), arg.end(), int64_t{-1});
+              int32_t taps = 0;
               for (int64_t ih = w.h0; ih < w.h1; ++ih) {
                 for (int64_t iw = w.w0; iw < w.w1; ++iw) {
-                  const int64_t base = ((n * g.in_h + ih) * g.in_w + iw) * g.c;
-                  for (int64_t c = 0; c < g.c; ++c) {
-                    const T v = x[base + c];
-                    if (arg[size_t(c)] < 0 || v > best[size_t(c)]) {
-                      best[size_t(c)] = v;
-                      arg[size_t(c)] = base + c;
-                    }
-                  }
+                  offs[size_t(taps++)] = ((n * g.in_h + ih) * g.in_w + iw) * g.c;
                 }
               }
-              const int64_t out = ((n * g.out_h + oh) * g.out_w + ow) * g.c;
+              if (taps == 0) continue;
+              const T* x0 = x + offs[0];
               for (int64_t c = 0; c < g.c; ++c) {
-                if (arg[size_t(c)] >= 0) fn(out + c, arg[size_t(c)]);
+                bp[c] = x0[c];
+                tp[c] = 0;
               }
+              for (int32_t t = 1; t < taps; ++t) {
+                const T* xt = x + offs[size_t(t)];
+                for (int64_t c = 0; c < g.c; ++c) {
+                  const bool gt = xt[c] > bp[c];
+                  bp[c] = gt ? xt[c] : bp[c];
+                  tp[c] = gt ? t : tp[c];
+                }
+              }
+              fn(n, ((n * g.out_h + oh) * g.out_w + ow) * g.c, offs.data(), tp);
             }
           }
         }
@@ -200,12 +209,27 @@ void max_pool_grad_kernel(KernelContext& ctx) {
   const T* x = ctx.input(0).data<T>();
   const T* grad = ctx.input(2).data<T>();
   T* o = out.mutable_data<T>();
+  const int64_t c_n = g.c;
   if (gradgrad) {
-    for_each_argmax<T>(g, x, [&](int64_t out_off, int64_t in_off) { o[out_off] = grad[in_off]; });
+    for_each_window_argmax<T>(g, x, [&](int64_t, int64_t out_off, const int64_t* offs,
+                                        const int32_t* taps) {
+      for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
+    });
   } else {
-    std::fill(o, o + out.num_elements(), T(0));
-    // Each image's windows write only that image's slice: images run in parallel.
-    for_each_argmax<T>(g, x, [&](int64_t out_off, int64_t in_off) { o[in_off] += grad[out_off]; });
+    const int64_t image = g.in_h * g.in_w * g.c;
+    std::vector<char> zeroed(static_cast<size_t>(g.batch), 0);
+    for_each_window_argmax<T>(g, x, [&](int64_t n, int64_t out_off, const int64_t* offs,
+                                        const int32_t* taps) {
+      if (!zeroed[size_t(n)]) {  // zero each image on the thread that fills it
+        std::fill(o + n * image, o + (n + 1) * image, T(0));
+        zeroed[size_t(n)] = 1;
+      }
+      for (int64_t c = 0; c < c_n; ++c) o[offs[taps[c]] + c] += grad[out_off + c];
+    });
+    // Images with no window (empty output) still need zeros.
+    for (int64_t n = 0; n < g.batch; ++n) {
+      if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
+    }
   }
 }
 
