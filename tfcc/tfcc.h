@@ -42,6 +42,7 @@
 #include "tfcc/ops/linalg/linalg.h"
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/operators.h"
+#include "tfcc/ops/pool/pool.h"
 #include "tfcc/ops/random/random.h"
 #include "tfcc/ops/reduction/reduction.h"
 #include "tfcc/ops/registry.h"
