@@ -33,9 +33,12 @@ TEST(BatchTest, StacksEveryComponent) {
 }
 
 TEST(BatchTest, ShapeMismatchNamesTheElement) {
-  Dataset d = Dataset::range(1, 5).map([](Tensor n) {
-    return Tensor::from_vector<int64_t>(std::vector<int64_t>(static_cast<size_t>(n.item<int64_t>()), 0));
-  }, {.output_spec = ElementSpec{{int64, PartialShape{-1}}}});
+  Dataset d = Dataset::range(1, 5).map(
+      [](Tensor n) {
+        return Tensor::from_vector<int64_t>(
+            std::vector<int64_t>(static_cast<size_t>(n.item<int64_t>()), 0));
+      },
+      {.output_spec = ElementSpec{{int64, PartialShape{-1}}}});
   try {
     d.batch(2).take_one();
     FAIL();
@@ -51,10 +54,12 @@ TEST(BatchTest, BatchSizeMustBePositive) {
 }
 
 TEST(PaddedBatchTest, PadsToTheLongestInTheBatch) {
-  Dataset d = Dataset::range(1, 5).map([](Tensor n) {
-    int64_t k = n.item<int64_t>();
-    return Tensor::from_vector<int64_t>(std::vector<int64_t>(static_cast<size_t>(k), k));
-  }, {.output_spec = ElementSpec{{int64, PartialShape{-1}}}});
+  Dataset d = Dataset::range(1, 5).map(
+      [](Tensor n) {
+        int64_t k = n.item<int64_t>();
+        return Tensor::from_vector<int64_t>(std::vector<int64_t>(static_cast<size_t>(k), k));
+      },
+      {.output_spec = ElementSpec{{int64, PartialShape{-1}}}});
   auto all = d.padded_batch(2).as_vector();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0][0].shape(), (Shape{2, 2}));
@@ -62,15 +67,16 @@ TEST(PaddedBatchTest, PadsToTheLongestInTheBatch) {
   EXPECT_EQ(all[1][0].shape(), (Shape{2, 4}));
   EXPECT_EQ(all[1][0].to_vector<int64_t>(), (std::vector<int64_t>{3, 3, 3, 0, 4, 4, 4, 4}));
 
-  auto fixed = d.padded_batch(3, {.padded_shapes = std::vector<PartialShape>{PartialShape{5}},
-                                  .padding_values = std::vector<Tensor>{Tensor::scalar<int64_t>(-1)}})
-                   .as_vector();
+  auto fixed =
+      d.padded_batch(3, {.padded_shapes = std::vector<PartialShape>{PartialShape{5}},
+                         .padding_values = std::vector<Tensor>{Tensor::scalar<int64_t>(-1)}})
+          .as_vector();
   ASSERT_EQ(fixed.size(), 2u);
   EXPECT_EQ(fixed[1][0].shape(), (Shape{1, 5}));
   EXPECT_EQ(fixed[1][0].to_vector<int64_t>(), (std::vector<int64_t>{4, 4, 4, 4, -1}));
-  EXPECT_THROW(d.padded_batch(4, {.padded_shapes = std::vector<PartialShape>{PartialShape{2}}})
-                   .take_one(),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      d.padded_batch(4, {.padded_shapes = std::vector<PartialShape>{PartialShape{2}}}).take_one(),
+      InvalidArgumentError);
 }
 
 TEST(PaddedBatchTest, PadsTwoDimensionalComponents) {
@@ -80,8 +86,7 @@ TEST(PaddedBatchTest, PadsTwoDimensionalComponents) {
   auto all = d.padded_batch(2).as_vector();
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0][0].shape(), (Shape{2, 2, 3}));
-  EXPECT_EQ(all[0][0].to_vector<float>(),
-            (std::vector<float>{1, 2, 0, 3, 4, 0, 5, 6, 7, 0, 0, 0}));
+  EXPECT_EQ(all[0][0].to_vector<float>(), (std::vector<float>{1, 2, 0, 3, 4, 0, 5, 6, 7, 0, 0, 0}));
 }
 
 TEST(UnbatchTest, InvertsBatch) {

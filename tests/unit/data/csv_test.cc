@@ -1,9 +1,10 @@
 // csv_dataset and parse_csv: typed columns, header, defaults, quoting, errors.
+#include "tfcc/data/csv.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "tfcc/data/csv.h"
 #include "tfcc/platform/file.h"
 
 namespace tfcc::data {

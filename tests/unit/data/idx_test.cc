@@ -1,4 +1,6 @@
 // IDX parsing (plain and gzip) and tfcc::datasets::load.
+#include "tfcc/data/idx.h"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -7,7 +9,6 @@
 
 #include "tfcc/data/datasets/load.h"
 #include "tfcc/data/gzip.h"
-#include "tfcc/data/idx.h"
 #include "tfcc/platform/file.h"
 
 namespace tfcc::data {
@@ -48,8 +49,8 @@ TEST(IdxTest, ParsesEveryType) {
   EXPECT_EQ(i32.to_vector<int>(), (std::vector<int>{65538}));
   Tensor f32 = parse_idx(idx_bytes(0x0D, {1}, std::string("\x3f\xc0\x00\x00", 4)), "mem");
   EXPECT_EQ(f32.to_vector<float>(), (std::vector<float>{1.5f}));
-  Tensor f64 = parse_idx(idx_bytes(0x0E, {1}, std::string("\xc0\x04\x00\x00\x00\x00\x00\x00", 8)),
-                         "mem");
+  Tensor f64 =
+      parse_idx(idx_bytes(0x0E, {1}, std::string("\xc0\x04\x00\x00\x00\x00\x00\x00", 8)), "mem");
   EXPECT_EQ(f64.to_vector<double>(), (std::vector<double>{-2.5}));
 }
 
@@ -62,11 +63,12 @@ TEST(IdxTest, MalformedDataRaisesDataLossWithOffset) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(msg("\x00\x00"), "Invalid IDX file f.idx at offset 0: shorter than the 4-byte magic number");
+  EXPECT_EQ(msg("\x00\x00"),
+            "Invalid IDX file f.idx at offset 0: shorter than the 4-byte magic number");
   EXPECT_NE(msg(idx_bytes(0x07, {1}, "x")).find("at offset 2: unknown data type 0x7"),
             std::string::npos);
-  EXPECT_NE(msg(idx_bytes(0x08, {2, 3}, "abc")).find(
-                "at offset 15: truncated: the header announces 6 data bytes, the file has 3"),
+  EXPECT_NE(msg(idx_bytes(0x08, {2, 3}, "abc"))
+                .find("at offset 15: truncated: the header announces 6 data bytes, the file has 3"),
             std::string::npos);
   EXPECT_NE(msg(idx_bytes(0x08, {2}, "abc")).find("at offset 10: 1 unexpected bytes"),
             std::string::npos);
@@ -96,7 +98,9 @@ TEST(IdxTest, ReadsGzipFilesAndRejectsTruncatedOnes) {
 // Writes a tiny MNIST-style dataset (n train, m test examples) into dir.
 void write_tiny_mnist(const std::filesystem::path& dir, uint32_t n, uint32_t m) {
   std::filesystem::create_directories(dir);
-  auto images = [](uint32_t k) { return idx_bytes(0x08, {k, 28, 28}, std::string(k * 784, '\x07')); };
+  auto images = [](uint32_t k) {
+    return idx_bytes(0x08, {k, 28, 28}, std::string(k * 784, '\x07'));
+  };
   auto labels = [](uint32_t k) {
     std::string l;
     for (uint32_t i = 0; i < k; ++i) l.push_back(static_cast<char>(i % 10));
@@ -158,7 +162,8 @@ TEST(LoadTest, MissingDatasetNamesThePlacesAndThePackage) {
 TEST(LoadTest, BadLabelsAreDataLoss) {
   auto root = std::filesystem::temp_directory_path() / "tfcc_load_bad";
   write_tiny_mnist(root, 3, 2);
-  write_file_atomic((root / "train-labels-idx1-ubyte").string(), idx_bytes(0x08, {3}, "\x01\x0c\x02"));
+  write_file_atomic((root / "train-labels-idx1-ubyte").string(),
+                    idx_bytes(0x08, {3}, "\x01\x0c\x02"));
   EXPECT_THROW(datasets::load("mnist", {.data_dir = root.string()}), DataLossError);
   std::filesystem::remove_all(root);
 }

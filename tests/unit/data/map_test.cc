@@ -44,8 +44,9 @@ TEST(MapTest, AcceptsWholeElementsAndSingleTensors) {
 }
 
 TEST(MapTest, WrongArityIsAnError) {
-  Dataset d = Dataset::range(3).map_element(
-      [](const Element& e) { return e; }, {.output_spec = ElementSpec{{int64, PartialShape(Shape{})}}});
+  Dataset d =
+      Dataset::range(3).map_element([](const Element& e) { return e; },
+                                    {.output_spec = ElementSpec{{int64, PartialShape(Shape{})}}});
   auto two = [](Tensor a, Tensor b) { return a + b; };
   EXPECT_THROW(d.map(two).take_one(), InvalidArgumentError);
 }
@@ -61,7 +62,7 @@ TEST(MapTest, InfersUnknownDimensionsFromTwoProbes) {
 TEST(MapTest, ParallelDeterministicKeepsOrder) {
   for (int64_t calls : {int64_t{2}, int64_t{4}, AUTOTUNE}) {
     Dataset d = Dataset::range(200).map([](Tensor x) { return x * int64_t{2}; },
-                                         {.num_parallel_calls = calls});
+                                        {.num_parallel_calls = calls});
     std::vector<int64_t> want;
     for (int64_t i = 0; i < 200; ++i) want.push_back(2 * i);
     EXPECT_EQ(ints(d), want) << calls;
@@ -102,9 +103,9 @@ TEST(MapTest, ExceptionReachesTheConsumerInOrder) {
 }
 
 TEST(MapTest, TfccErrorsKeepTheirType) {
-  Dataset d = Dataset::range(3).map([](Tensor x) { return reshape(x, {2}); },
-                                     {.num_parallel_calls = 2,
-                                      .output_spec = ElementSpec{{int64, PartialShape{2}}}});
+  Dataset d = Dataset::range(3).map(
+      [](Tensor x) { return reshape(x, {2}); },
+      {.num_parallel_calls = 2, .output_spec = ElementSpec{{int64, PartialShape{2}}}});
   EXPECT_THROW(d.take_one(), InvalidArgumentError);
 }
 
@@ -131,8 +132,8 @@ TEST(MapTest, EarlyDestructionJoinsWorkers) {
 TEST(FilterTest, KeepsMatchingElements) {
   Dataset d = Dataset::range(10).filter([](Tensor x) { return x.item<int64_t>() % 3 == 0; });
   EXPECT_EQ(ints(d), (std::vector<int64_t>{0, 3, 6, 9}));
-  Dataset t = Dataset::range(10).filter(
-      [](Tensor x) { return less(x, Tensor::scalar<int64_t>(4)); });
+  Dataset t =
+      Dataset::range(10).filter([](Tensor x) { return less(x, Tensor::scalar<int64_t>(4)); });
   EXPECT_EQ(ints(t), iota(4));
   Dataset bad = Dataset::range(3).filter([](Tensor x) { return x; });
   try {

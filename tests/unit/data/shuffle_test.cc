@@ -65,8 +65,8 @@ TEST(ShuffleTest, ShuffleThenRepeatReshufflesEachEpochWithinItsBoundary) {
   EXPECT_EQ(sorted(e1), iota(10));
   EXPECT_NE(e0, e1);
   // Without reshuffling every epoch repeats the first order.
-  std::vector<int64_t> same =
-      ints(Dataset::range(10).shuffle(10, {.seed = 5, .reshuffle_each_iteration = false}).repeat(2));
+  std::vector<int64_t> same = ints(
+      Dataset::range(10).shuffle(10, {.seed = 5, .reshuffle_each_iteration = false}).repeat(2));
   EXPECT_EQ(std::vector<int64_t>(same.begin(), same.begin() + 10),
             std::vector<int64_t>(same.begin() + 10, same.end()));
 }

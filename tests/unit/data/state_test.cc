@@ -50,8 +50,8 @@ TEST(StateTest, ShuffleRepeatBatchContinuesExactly) {
 TEST(StateTest, ReshufflingEpochsContinueExactly) {
   // The epoch counter of the shuffle is part of the state: a restore in epoch 2 continues with
   // epoch 2's order and the next epoch is epoch 3's.
-  expect_exact_continuation(
-      [] { return Dataset::range(12).shuffle(12, {.seed = 3}).repeat(4); }, 40);
+  expect_exact_continuation([] { return Dataset::range(12).shuffle(12, {.seed = 3}).repeat(4); },
+                            40);
 }
 
 TEST(StateTest, ParallelMapAndPrefetchContinueExactly) {
@@ -69,7 +69,8 @@ TEST(StateTest, ParallelMapAndPrefetchContinueExactly) {
 TEST(StateTest, StructuralTransformationsContinueExactly) {
   expect_exact_continuation(
       [] {
-        Dataset a = Dataset::range(0, 30).filter([](Tensor x) { return x.item<int64_t>() % 3 != 1; });
+        Dataset a =
+            Dataset::range(0, 30).filter([](Tensor x) { return x.item<int64_t>() % 3 != 1; });
         Dataset b = Dataset::range(100, 110);
         return Dataset::zip({a.enumerate(5), Dataset::range(1000).shard(2, 1)})
             .skip(2)

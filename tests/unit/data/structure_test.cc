@@ -59,7 +59,9 @@ TEST(ShardTest, TakesEveryNthElement) {
 }
 
 TEST(ApplyTest, AppliesATransformation) {
-  auto evens = [](const Dataset& d) { return d.filter([](Tensor x) { return x.item<int64_t>() % 2 == 0; }); };
+  auto evens = [](const Dataset& d) {
+    return d.filter([](Tensor x) { return x.item<int64_t>() % 2 == 0; });
+  };
   EXPECT_EQ(ints(Dataset::range(7).apply(evens)), (std::vector<int64_t>{0, 2, 4, 6}));
 }
 
@@ -69,8 +71,8 @@ TEST(InterleaveTest, CyclesWithBlocksLikeTensorFlow) {
   Dataset d = Dataset::range(1, 6).interleave(
       [](const Element& e) { return Dataset::from_tensors(e).repeat(6); },
       {.cycle_length = 2, .block_length = 4});
-  std::vector<int64_t> want = {1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
-                               3, 3, 4, 4, 5, 5, 5, 5, 5, 5};
+  std::vector<int64_t> want = {1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 3, 3, 3,
+                               3, 4, 4, 4, 4, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5};
   EXPECT_EQ(ints(d), want);
 }
 
