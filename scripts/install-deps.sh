@@ -9,6 +9,7 @@ packages=(
   zlib1g-dev libpng-dev
   dataset-fashion-mnist
   clang clang-format libclang-rt-14-dev
+  protobuf-compiler
 )
 
 missing=()
