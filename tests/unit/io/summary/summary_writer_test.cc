@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <thread>
 
 #include "tests/unit/io/summary/summary_test_util.h"
@@ -33,9 +34,21 @@ TEST_F(SummaryWriterTest, FileNameAndFirstRecordAreTf2s) {
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(writer.path(), files[0]);
   std::string name = std::filesystem::path(files[0]).filename().string();
-  std::regex pattern("events\\.out\\.tfevents\\.\\d{10}\\.[^.]+.*\\." + std::to_string(::getpid()) +
-                     "\\.\\d+\\.v2");
-  EXPECT_TRUE(std::regex_match(name, pattern)) << name;
+  // events.out.tfevents.<10-digit seconds>.<host>.<pid>.<uid>.v2 (the host may hold dots).
+  const std::string prefix = "events.out.tfevents.";
+  ASSERT_TRUE(name.starts_with(prefix)) << name;
+  std::string seconds = name.substr(prefix.size(), 10);
+  EXPECT_TRUE(std::all_of(seconds.begin(), seconds.end(), ::isdigit)) << name;
+  EXPECT_EQ(name[prefix.size() + 10], '.');
+  std::string tail = std::string(".").append(std::to_string(::getpid())).append(".");
+  size_t at = name.rfind(tail);
+  ASSERT_NE(at, std::string::npos) << name;
+  EXPECT_GT(at, prefix.size() + 11) << "a host name sits between the seconds and the pid";
+  std::string rest = name.substr(at + tail.size());  // "<uid>.v2"
+  ASSERT_TRUE(rest.ends_with(".v2")) << name;
+  std::string uid = rest.substr(0, rest.size() - 3);
+  EXPECT_FALSE(uid.empty());
+  EXPECT_TRUE(std::all_of(uid.begin(), uid.end(), ::isdigit)) << name;
   // The first record is on disk before anything is written.
   auto events = read_events(files[0]);
   ASSERT_EQ(events.size(), 1u);
