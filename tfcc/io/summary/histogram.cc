@@ -28,9 +28,17 @@ std::vector<double> histogram_buckets(std::span<const double> data, int bucket_c
     size_t i = index >= static_cast<double>(k - 1) ? k - 1 : static_cast<size_t>(index);
     out[i * 3 + 2] += 1;
   }
+  // The edge is the rounded product plus min, as numpy and TensorFlow compute it: the volatile
+  // keeps the compiler from fusing them into one fma, which rounds once and differs by an ulp.
+  std::vector<double> edges(k + 1);
   for (size_t i = 0; i < k; ++i) {
-    out[i * 3] = min + width * static_cast<double>(i);
-    out[i * 3 + 1] = i + 1 == k ? max : min + width * static_cast<double>(i + 1);
+    volatile double offset = width * static_cast<double>(i);
+    edges[i] = min + offset;
+  }
+  edges[k] = max;
+  for (size_t i = 0; i < k; ++i) {
+    out[i * 3] = edges[i];
+    out[i * 3 + 1] = edges[i + 1];
   }
   return out;
 }

@@ -8,10 +8,11 @@
 namespace tfcc::summary {
 namespace {
 
-// Float to uint8 as TensorFlow does it: scale by 255.5 (so the cast's truncation rounds
-// values near a level to it), clamp to [0, 255], truncate. NaN becomes 0.
-uint8_t float_to_uint8(double x) {
-  double scaled = x * 255.5;
+// Float to uint8 as TensorFlow does it: scale by 255.5 in the input's precision (so the cast's
+// truncation rounds values near a level to it), clamp to [0, 255], truncate. NaN becomes 0.
+template <typename T>
+uint8_t float_to_uint8(T x) {
+  T scaled = x * static_cast<T>(255.5);
   if (!(scaled > 0)) return 0;
   if (scaled >= 255) return 255;
   return static_cast<uint8_t>(scaled);
@@ -22,10 +23,13 @@ std::vector<uint8_t> to_uint8(const Tensor& data, size_t count) {
   if (data.dtype() == uint8) {
     const uint8_t* p = data.data<uint8_t>();
     out.assign(p, p + count);
-    return out;
+  } else if (data.dtype() == float64) {
+    const double* p = data.data<double>();
+    for (size_t i = 0; i < count; ++i) out[i] = float_to_uint8(p[i]);
+  } else {
+    std::vector<float> values = data.to_vector<float>();  // float32, or bfloat16 widened
+    for (size_t i = 0; i < count; ++i) out[i] = float_to_uint8(values[i]);
   }
-  std::vector<double> values = data.to_vector<double>();
-  for (size_t i = 0; i < count; ++i) out[i] = float_to_uint8(values[i]);
   return out;
 }
 

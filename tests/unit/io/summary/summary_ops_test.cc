@@ -86,6 +86,15 @@ TEST(HistogramBuckets, TensorBoardsBucketing) {
   EXPECT_TRUE(histogram_buckets(data, -4).empty());
 }
 
+// Edges are min + (width * i) rounded twice, like numpy.linspace and TF's LinSpace: a fused
+// multiply-add would give -2.4999999999999996 for this edge.
+TEST(HistogramBuckets, EdgesRoundLikeLinspace) {
+  auto rows = histogram_buckets(std::vector<double>{-10, 15}, 30);
+  EXPECT_EQ(rows[9 * 3], -2.5);
+  EXPECT_EQ(rows[8 * 3 + 1], -2.5);
+  EXPECT_EQ(rows[29 * 3 + 1], 15);
+}
+
 TEST(HistogramBuckets, CountsAddUpAndEdgesTile) {
   std::vector<double> data;
   for (int i = 0; i < 1000; ++i) data.push_back(std::sin(i * 0.37) * 3 + 0.1 * i);
