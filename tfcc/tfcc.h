@@ -24,8 +24,16 @@
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
 #include "tfcc/core/tensor.h"
+#include "tfcc/distribute/strategy.h"
+#if TFCC_HAVE_MPI
+#include "tfcc/distribute/multi_worker_mirrored_strategy.h"
+#endif
+#include "tfcc/module/module.h"
+#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/config.h"
+#include "tfcc/ops/conv/conv.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
