@@ -87,7 +87,8 @@ std::vector<double> TensorProto::to_doubles() const {
   }
   std::vector<double> out;
   if (!tensor_content.empty()) {
-    if (tensor_content.size() != static_cast<uint64_t>(n) * width) {
+    if (tensor_content.size() % width != 0 ||
+        tensor_content.size() / width != static_cast<uint64_t>(n)) {
       throw DataLossError(tfcc::internal::str_cat("TensorProto: tensor_content holds ",
                                                   tensor_content.size(), " bytes, the shape needs ",
                                                   n, " elements of ", width, " bytes"));
