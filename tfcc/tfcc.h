@@ -30,6 +30,7 @@
 #endif
 #include "tfcc/module/module.h"
 #include "tfcc/data/data.h"
+#include "tfcc/io/summary/summary.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/config.h"
