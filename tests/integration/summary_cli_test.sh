@@ -23,7 +23,7 @@ check() {  # check DESCRIPTION GREP_PATTERN FILE
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
 [ $rc -eq 0 ] || { echo "FAIL: tfcc summary exited $rc"; failures=$((failures + 1)); }
-check "train run" '^run train  \(1 event file, 47 events\)$' "$work/out.txt"
+check "train run" '^run train  \(1 event file, 48 events, 1 graph\)$' "$work/out.txt"
 check "validation run" '^run validation  \(1 event file, 6 events\)$' "$work/out.txt"
 check "train loss: 20 values, last 0.05, min 0.05, max 1, falling curve" \
   '^  loss +scalars +20 +0\.\.19 +0\.05 +0\.05 +1 +█▄▃▂▂▂▂▂▁▁▁▁▁▁▁▁▁▁▁▁$' "$work/out.txt"

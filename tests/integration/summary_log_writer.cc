@@ -2,7 +2,8 @@
 // writes, for the integration tests (tensorboard_check.py recomputes every value independently):
 //
 //   LOGDIR/train       scalars loss (20 steps) and accuracy, histogram weights (steps 0 and 10),
-//                      images samples (uint8 RGB at step 0, float gray at step 1), text notes
+//                      images samples (uint8 RGB at step 0, float gray at step 1), text notes,
+//                      a six-node graph
 //   LOGDIR/validation  scalar loss (5 steps)
 //
 // usage: summary_log_writer LOGDIR
@@ -18,6 +19,39 @@
 namespace summary = tfcc::summary;
 using tfcc::Shape;
 using tfcc::Tensor;
+
+// x -> dense/MatMul(x, dense/kernel) -> dense/BiasAdd(., dense/bias) -> dense/Relu, with shapes.
+summary::GraphDef small_graph() {
+  using summary::AttrValue;
+  using summary::NodeDef;
+  auto shapes = [](std::vector<int64_t> dims) {
+    return AttrValue::shape_list({summary::ShapeAttr{.dims = std::move(dims)}});
+  };
+  auto dtype = AttrValue::type_of(summary::kDtFloat);
+  summary::GraphDef g;
+  g.node.push_back(NodeDef{.name = "x",
+                           .op = "Placeholder",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({-1, 4})}}});
+  g.node.push_back(NodeDef{.name = "dense/kernel",
+                           .op = "Const",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({4, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/bias",
+                           .op = "Const",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({8})}}});
+  g.node.push_back(NodeDef{.name = "dense/MatMul",
+                           .op = "MatMul",
+                           .input = {"x", "dense/kernel"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/BiasAdd",
+                           .op = "BiasAdd",
+                           .input = {"dense/MatMul", "dense/bias"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/Relu",
+                           .op = "Relu",
+                           .input = {"dense/BiasAdd", "^x"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  return g;
+}
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -49,6 +83,7 @@ int main(int argc, char** argv) {
       summary::image("samples", Tensor::from_vector<float>(gray, Shape{1, 3, 3, 1}), 1);
       summary::text("notes", "hello **tfcc**", 0);
       summary::text("notes", std::vector<std::string>{"a", "b", "c"}, 1);
+      summary::graph(small_graph());
     }
     {
       auto scope = validation.as_default();

@@ -129,6 +129,18 @@ def main(logdir):
     check(list(tensor_util.make_ndarray(notes[1].tensor_proto)) == [b"a", b"b", b"c"],
           "train/notes step 1 (a rank-1 string tensor)")
 
+    check(train.Tags()["graph"], "train has a graph")
+    graph = train.Graph()
+    nodes = {n.name: n for n in graph.node}
+    check(sorted(nodes) == ["dense/BiasAdd", "dense/MatMul", "dense/Relu", "dense/bias",
+                            "dense/kernel", "x"], "graph node names")
+    check(nodes["dense/MatMul"].op == "MatMul" and
+          list(nodes["dense/MatMul"].input) == ["x", "dense/kernel"], "MatMul op and inputs")
+    check(list(nodes["dense/Relu"].input) == ["dense/BiasAdd", "^x"], "control input")
+    check(nodes["x"].attr["dtype"].type == 1, "Placeholder dtype DT_FLOAT")
+    check([d.size for d in nodes["dense/BiasAdd"].attr["_output_shapes"].list.shape[0].dim] ==
+          [-1, 8], "_output_shapes of dense/BiasAdd")
+
     validation = ea.EventAccumulator(logdir + "/validation", size_guidance={ea.TENSORS: 0})
     validation.Reload()
     check([float(tensor_util.make_ndarray(e.tensor_proto)) for e in validation.Tensors("loss")] ==
@@ -158,6 +170,16 @@ def main(logdir):
     check(decode_png(blob)[3] == rgb[:60], "Images dashboard: first image's pixels")
     text = provider.read_tensors(ctx, experiment_id="", plugin_name="text", downsample=1000)
     check(text["train"]["notes"][0].numpy.item() == b"hello **tfcc**", "Text dashboard: notes")
+
+    graphs = provider.read_blob_sequences(ctx, experiment_id="", plugin_name="graphs",
+                                          downsample=1000)
+    run_graph = graphs.get("train", {}).get("__run_graph__", [])
+    check(len(run_graph) == 1 and len(run_graph[0].values) == 1, "Graphs dashboard: one graph")
+    if run_graph:
+        graph_bytes = provider.read_blob(ctx, blob_key=run_graph[0].values[0].blob_key)
+        from tensorboard.compat.proto import graph_pb2
+        parsed = graph_pb2.GraphDef.FromString(graph_bytes)
+        check(len(parsed.node) == 6, "Graphs dashboard: GraphDef parses with six nodes")
 
     if failures:
         print("%d check(s) failed" % len(failures))

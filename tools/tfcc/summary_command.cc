@@ -71,7 +71,8 @@ void print_run(const summary::RunData& run) {
   std::cout << "run " << run.name << "  (" << run.files.size()
             << (run.files.size() == 1 ? " event file, " : " event files, ") << run.num_events
             << " events";
-  if (run.num_graphs > 0) std::cout << ", " << run.num_graphs << " graph(s)";
+  if (run.num_graphs > 0)
+    std::cout << ", " << run.num_graphs << (run.num_graphs == 1 ? " graph" : " graphs");
   std::cout << ")\n";
   size_t tag_width = 4;
   for (const auto& [tag, data] : run.tags) tag_width = std::max(tag_width, tag.size());
