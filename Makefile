@@ -28,6 +28,7 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
+	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -10,6 +10,7 @@ packages=(
   dataset-fashion-mnist
   libopenmpi-dev openmpi-bin
   clang clang-format libclang-rt-14-dev
+  protobuf-compiler
 )
 
 missing=()

@@ -165,12 +165,16 @@ class FileSource final : public ByteSource {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw_errno("Could not open", path, errno);
     struct stat st {};
-    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool have_stat = ::fstat(fd_, &st) == 0;
+    if (have_stat && S_ISDIR(st.st_mode)) {
       ::close(fd_);
       fd_ = -1;
       throw FailedPreconditionError(path + " is a directory, not a file");
     }
-    buffer_.resize(kBufferSize);
+    // Small files get a small buffer (event files are often a few kilobytes); +1 so one read
+    // also sees the end of the file.
+    size_t size = have_stat && st.st_size >= 0 ? static_cast<size_t>(st.st_size) + 1 : kBufferSize;
+    buffer_.resize(std::clamp<size_t>(size, 4096, kBufferSize));
   }
   ~FileSource() override {
     if (fd_ >= 0) ::close(fd_);
