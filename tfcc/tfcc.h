@@ -24,6 +24,7 @@
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
 #include "tfcc/core/tensor.h"
+#include "tfcc/keras/keras.h"
 #include "tfcc/module/module.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
