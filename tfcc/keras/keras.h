@@ -7,6 +7,8 @@
 #pragma once
 
 #include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/callbacks/callback.h"
+#include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"
