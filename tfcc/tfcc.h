@@ -30,8 +30,11 @@
 #endif
 #include "tfcc/keras/keras.h"
 #include "tfcc/module/module.h"
+#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/config.h"
+#include "tfcc/ops/conv/conv.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
