@@ -14,6 +14,7 @@
 #include "tfcc/keras/engine/layer.h"
 #include "tfcc/keras/initializers/initializers.h"
 #include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/merging.h"
