@@ -19,6 +19,7 @@
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
+#include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/models/model.h"
 #include "tfcc/keras/models/sequential.h"
 #include "tfcc/keras/regularizers/regularizers.h"
