@@ -32,6 +32,7 @@
 #include "tfcc/data/data.h"
 #include "tfcc/graph/graph.h"
 #include "tfcc/io/summary/summary.h"
+#include "tfcc/keras/keras.h"
 #include "tfcc/module/module.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
