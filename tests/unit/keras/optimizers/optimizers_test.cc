@@ -86,6 +86,21 @@ TEST(AdamTest, EpsilonHatAndAmsgrad) {
   expect_matches(ams, adam_ref(true, vhat));
 }
 
+TEST(AdamTest, SlotsAndVariableAreUpdatedInPlace) {
+  // With no other reader holding their buffers, AssignAdd/AssignSub reuse the memory: a step
+  // allocates no new state.
+  Variable w(zeros({1000}), {.name = "w"});
+  Adam adam;
+  Tensor g[] = {ones({1000})};
+  Variable v[] = {w};
+  adam.apply_gradients(g, v);
+  const void* m_buffer = adam.get_slot(w, "m").read_value().raw_data();
+  const void* w_buffer = w.read_value().raw_data();
+  adam.apply_gradients(g, v);
+  EXPECT_EQ(adam.get_slot(w, "m").read_value().raw_data(), m_buffer);
+  EXPECT_EQ(w.read_value().raw_data(), w_buffer);
+}
+
 TEST(AdamTest, AdamWDecaysBeforeTheUpdate) {
   AdamW adamw({.learning_rate = 0.1, .weight_decay = 0.5});
   std::vector<double> m(2, 0), v(2, 0);
