@@ -29,8 +29,11 @@
 #include "tfcc/distribute/multi_worker_mirrored_strategy.h"
 #endif
 #include "tfcc/module/module.h"
+#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/config.h"
+#include "tfcc/ops/conv/conv.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
