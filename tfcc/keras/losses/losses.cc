@@ -63,9 +63,7 @@ Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pre
   }
   // From probabilities Keras feeds log(clip(p)) to the logits op, which re-normalises.
   Tensor logits = from_logits ? y_pred : log(clip_by_value(y_pred, kEpsilon, 1.0 - kEpsilon));
-  int r = y_pred.partial_shape().rank();
-  Tensor picked = gather(log_softmax(logits, -1), labels, r - 1, r - 1);
-  Tensor loss = negative(picked);
+  Tensor loss = nn::sparse_softmax_cross_entropy_with_logits(labels, logits);
   if (valid.defined()) loss = where(valid, loss, 0);
   return loss;
 }
@@ -77,7 +75,7 @@ Tensor categorical_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool
     Tensor num_classes = dim_as(target, -1, target.dtype());
     target = add(multiply(target, 1.0 - label_smoothing), divide(label_smoothing, num_classes));
   }
-  if (from_logits) return negative(reduce_sum(multiply(target, log_softmax(y_pred, axis)), axis));
+  if (from_logits) return nn::softmax_cross_entropy_with_logits(target, y_pred, axis);
   Tensor p = divide(y_pred, reduce_sum(y_pred, axis, true));
   p = clip_by_value(p, kEpsilon, 1.0 - kEpsilon);
   return negative(reduce_sum(multiply(target, log(p)), axis));
@@ -89,9 +87,7 @@ Tensor binary_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from
   if (label_smoothing > 0) z = add(multiply(z, 1.0 - label_smoothing), 0.5 * label_smoothing);
   Tensor bce;
   if (from_logits) {
-    // max(x, 0) - x z + log(1 + exp(-|x|)): tf.nn.sigmoid_cross_entropy_with_logits.
-    const Tensor& x = y_pred;
-    bce = add(subtract(relu(x), multiply(x, z)), log1p(exp(negative(abs(x)))));
+    bce = nn::sigmoid_cross_entropy_with_logits(z, y_pred);
   } else {
     Tensor p = clip_by_value(y_pred, kEpsilon, 1.0 - kEpsilon);
     Tensor pos = multiply(z, log(add(p, kEpsilon)));

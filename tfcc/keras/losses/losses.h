@@ -7,7 +7,9 @@
 //   auto bce = losses::get("binary_crossentropy");        // std::shared_ptr<Loss>
 //
 // Probabilities (from_logits = false) are clipped to [1e-7, 1 - 1e-7] before the log, as Keras
-// does; from logits the losses use the stable log-softmax / log-sigmoid forms.
+// does. The cross-entropies run on the fused tfcc::nn ops
+// (sparse_softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
+// sigmoid_cross_entropy_with_logits), like tf.keras.
 #pragma once
 
 #include <memory>
