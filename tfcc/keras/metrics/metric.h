@@ -28,6 +28,10 @@ class Metric {
   /// A metric named `name` whose state variables have `dtype`.
   explicit Metric(std::string name, DType dtype = float32);
   virtual ~Metric() = default;
+  /// Movable (compile moves metric values into shared_ptrs); not copyable, since a copy would
+  /// share the state variables with the original.
+  Metric(Metric&&) = default;
+  Metric& operator=(Metric&&) = default;
   Metric(const Metric&) = delete;
   Metric& operator=(const Metric&) = delete;
 

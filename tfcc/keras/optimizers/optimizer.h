@@ -77,6 +77,10 @@ class Optimizer {
   /// InvalidArgumentError if more than one clipping option is set.
   explicit Optimizer(OptimizerConfig config);
   virtual ~Optimizer() = default;
+  /// Movable (compile moves optimizer values into shared_ptrs); not copyable, since a copy would
+  /// share iterations and slots with the original.
+  Optimizer(Optimizer&&) = default;
+  Optimizer& operator=(Optimizer&&) = default;
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
 

@@ -211,6 +211,15 @@ TEST(AUCTest, PrCurveInterpolationAndMajoring) {
   EXPECT_THROW(AUC({.num_thresholds = 1}), InvalidArgumentError);
 }
 
+TEST(MetricTest, MovesIntoSharedPointers) {
+  SparseCategoricalAccuracy acc({.name = "my_accuracy"});
+  acc.update_state(constant({0}), constant({{0.9f, 0.1f}}));
+  std::shared_ptr<Metric> held = std::make_shared<SparseCategoricalAccuracy>(std::move(acc));
+  EXPECT_EQ(held->name(), "my_accuracy");
+  held->update_state(constant({0}), constant({{0.1f, 0.9f}}));
+  EXPECT_NEAR(value(held->result()), 0.5, kTol);
+}
+
 TEST(MetricsGetTest, NamesAreAsPassedAndAccuracyFollowsShapes) {
   auto acc = get("acc");
   EXPECT_EQ(acc->name(), "acc");

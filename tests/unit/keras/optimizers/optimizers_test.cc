@@ -321,6 +321,20 @@ TEST(SchedulesTest, OptimizerFollowsTheScheduleAtIterations) {
   EXPECT_THROW(sgd.set_learning_rate(0.5), FailedPreconditionError);
 }
 
+TEST(OptimizerTest, MovesIntoSharedPointersAndTakesTemporaryLists) {
+  Variable x(constant(1.f), {.name = "x"});
+  Adam adam({.learning_rate = 0.5});
+  adam.minimize([&] { return x * x; }, {x});
+  std::shared_ptr<Optimizer> held = std::make_shared<Adam>(std::move(adam));
+  EXPECT_EQ(held->iterations().read_value().item<int64_t>(), 1);
+  // gradient() and the variable list as temporaries, as in a custom training step.
+  GradientTape tape;
+  Tensor loss = x * x;
+  held->apply_gradients(tape.gradient(loss, std::vector<Variable>{x}), std::vector<Variable>{x});
+  EXPECT_EQ(held->iterations().read_value().item<int64_t>(), 2);
+  EXPECT_EQ(held->get_slot(x, "m").shape(), Shape{});
+}
+
 TEST(OptimizersGetTest, DefaultsByName) {
   EXPECT_EQ(get("adam")->name(), "Adam");
   EXPECT_NEAR(get("Adam")->learning_rate().item<double>(), 0.001, 1e-9);
