@@ -66,10 +66,8 @@ Tensor compute_weighted_loss(const Tensor& losses, const Tensor& sample_weight,
                              Reduction reduction) {
   Tensor l = losses;
   DType input_dtype = l.dtype();
-  // Keras computes half-precision losses in float32 and casts the result back.
-  if (input_dtype == bfloat16) l = cast(l, float32);
-  TFCC_CHECK_ARG(is_floating(l.dtype()), "Losses must be floating point, got ",
-                 dtype_name(l.dtype()));
+  // Keras computes integer or bool losses in float32 and casts the result back.
+  if (!is_floating(input_dtype)) l = cast(l, float32);
   Tensor weighted = l;
   if (sample_weight.defined()) {
     Tensor w = sample_weight.dtype() == l.dtype() ? sample_weight : cast(sample_weight, l.dtype());

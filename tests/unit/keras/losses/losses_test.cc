@@ -162,6 +162,10 @@ TEST(RegressionLossesTest, MseMaeHuberKld) {
   // Weighted sum of the per-sample MSE.
   MeanSquaredError sum({.reduction = Reduction::kSum});
   EXPECT_NEAR(sum(y, p, constant({2.f, 0.f})).item<double>(), 0.25, kTol);
+  // Integer inputs: computed in float32, cast back (Keras' compute_weighted_loss).
+  Tensor int_loss = MeanAbsoluteError()(constant({{1, 2}, {3, 4}}), constant({{3, 2}, {3, 9}}));
+  EXPECT_EQ(int_loss.dtype(), int32);
+  EXPECT_EQ(int_loss.item<int>(), 1);  // per-sample integer means 1 and 2, mean 1.5 -> 1
   // Weights with a trailing dimension of 1 are squeezed to match.
   EXPECT_NEAR(sum(y, p, constant({{2.f}, {0.f}})).item<double>(), 0.25, kTol);
 }
