@@ -102,7 +102,9 @@ void MeanMetricWrapper::update_state(const Tensor& y_true, const Tensor& y_pred,
   TFCC_CHECK_ARG(y_true.defined() && y_pred.defined(), "Metric '", name(),
                  "' needs both y_true and y_pred");
   TFCC_REQUIRE(FailedPreconditionError, fn_ != nullptr, "Metric '", name(), "' has no function");
-  Tensor t = y_true, p = y_pred;
+  // Keras casts both to the metric's dtype first (so Accuracy compares 0.9 with 1, not 0 with 1).
+  Tensor t = y_true.dtype() == dtype() ? y_true : cast(y_true, dtype());
+  Tensor p = y_pred.dtype() == dtype() ? y_pred : cast(y_pred, dtype());
   losses::squeeze_or_expand_dimensions(p, t);
   Reduce::update_state(fn_(t, p), sample_weight);
 }

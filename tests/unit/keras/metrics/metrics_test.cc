@@ -47,6 +47,9 @@ TEST(MeanTest, SumAndErrors) {
 TEST(AccuracyTest, ExactSparseCategoricalBinary) {
   Accuracy acc;
   EXPECT_NEAR(value(acc(constant({1, 2, 3, 4}), constant({0, 2, 3, 4}))), 0.75, kTol);
+  // Both sides are cast to float32 first: 3.9 does not match 3.
+  Accuracy mixed;
+  EXPECT_NEAR(value(mixed(constant({1, 2, 3}), constant({1.f, 2.f, 3.9f}))), 2 / 3.0, kTol);
 
   SparseCategoricalAccuracy sparse({.name = "my_accuracy"});
   EXPECT_EQ(sparse.name(), "my_accuracy");
