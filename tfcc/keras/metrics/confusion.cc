@@ -2,6 +2,7 @@
 #include "tfcc/keras/metrics/confusion.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "tfcc/keras/losses/loss.h"
 #include "tfcc/ops/array/array.h"
@@ -18,20 +19,21 @@ constexpr double kNegInf = -1e10;  // metrics_utils.NEG_INF
 constexpr double kEpsilon = 1e-7;
 
 // Keeps each row's k largest values (lower index first among ties, as tf.math.top_k) and sets
-// the others to NEG_INF.
+// the others to NEG_INF: k rounds of "take the row's argmax, then hide it", O(k * classes).
 Tensor filter_top_k(const Tensor& x, int64_t k) {
   PartialShape s = x.partial_shape();
   int64_t c = s.dim(s.rank() - 1);
   TFCC_CHECK_ARG(c >= 0, "top_k needs a known last dimension, got ", s.to_string());
-  Tensor xi = expand_dims(x, -1), xj = expand_dims(x, -2);  // [..., C, 1], [..., 1, C]
-  std::vector<uint8_t> before(static_cast<size_t>(c * c), 0);
-  for (int64_t i = 0; i < c; ++i) {
-    for (int64_t j = 0; j < i; ++j) before[static_cast<size_t>(i * c + j)] = 1;
+  TFCC_CHECK_ARG(k >= 1, "top_k must be >= 1, got ", k);
+  if (k >= c) return x;
+  Tensor remaining = x;
+  Tensor keep = zeros_like(x, bool_);
+  for (int64_t i = 0; i < k; ++i) {
+    Tensor picked = cast(one_hot(argmax(remaining, -1), c), bool_);
+    keep = logical_or(keep, picked);
+    remaining = where(picked, -std::numeric_limits<double>::infinity(), remaining);
   }
-  Tensor j_before_i = cast(Tensor::from_vector(before, Shape{c, c}), bool_);
-  Tensor ahead = logical_or(greater(xj, xi), logical_and(equal(xj, xi), j_before_i));
-  Tensor rank = reduce_sum(cast(ahead, int64), -1);
-  return where(less(rank, k), x, kNegInf);
+  return where(keep, x, kNegInf);
 }
 
 // Eager check that predictions are probabilities (Keras asserts it with tf.debugging).

@@ -130,6 +130,15 @@ TEST(PrecisionRecallTest, TopKAndClassId) {
   Precision top2({.top_k = 2});
   // Top 2 per row: (1, 2) and (0, 1): tp = 1 + 1, fp = 1 + 1.
   EXPECT_NEAR(value(top2(y, p)), 0.5, kTol);
+  // Ties go to the lower index, as tf.math.top_k: of three 0.5s, indices 0 and 1 are kept.
+  Recall tie_recall({.top_k = 2});
+  EXPECT_NEAR(
+      value(tie_recall(constant({{0.f, 0.f, 1.f, 0.f}}), constant({{0.5f, 0.5f, 0.5f, 0.1f}}))),
+      0.0, kTol);
+  Recall tie_recall0({.top_k = 2});
+  EXPECT_NEAR(
+      value(tie_recall0(constant({{0.f, 1.f, 0.f, 0.f}}), constant({{0.5f, 0.5f, 0.5f, 0.1f}}))),
+      1.0, kTol);
   Recall class3({.class_id = 3});
   // Class 3: labels 1, 1; predictions 0.2, 0.3 -> both negative.
   EXPECT_NEAR(value(class3(y, p)), 0.0, kTol);
