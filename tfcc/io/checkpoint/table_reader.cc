@@ -130,6 +130,14 @@ std::vector<std::pair<std::string, std::string>> TableParser::parse() {
   size_t pos = 0;
   Handle metaindex = decode_handle(footer.substr(0, 40), &pos, footer_at);
   Handle index = decode_handle(footer.substr(0, 40), &pos, footer_at);
+  // The footer has no checksum: accept only the canonical encoding a writer produces (an
+  // overlong varint there would otherwise go unnoticed).
+  std::string canonical;
+  put_varint(canonical, metaindex.offset);
+  put_varint(canonical, metaindex.size);
+  put_varint(canonical, index.offset);
+  put_varint(canonical, index.size);
+  if (footer.substr(0, pos) != canonical) fail(footer_at, "non-canonical block handles in footer");
   for (size_t i = pos; i < 40; ++i) {
     if (footer[i] != 0) fail(footer_at + i, "non-zero footer padding");
   }
