@@ -24,6 +24,11 @@
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
 #include "tfcc/core/tensor.h"
+#include "tfcc/distribute/strategy.h"
+#if TFCC_HAVE_MPI
+#include "tfcc/distribute/multi_worker_mirrored_strategy.h"
+#endif
+#include "tfcc/module/module.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
