@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "tfcc/io/checkpoint/module_trackable.h"
 #include "tfcc/io/checkpoint/trackable.h"
 
 namespace tfcc::train {

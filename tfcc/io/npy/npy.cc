@@ -76,9 +76,9 @@ std::string encode_npy(const Tensor& tensor) {
   if (shape.rank() == 1) header.push_back(',');
   header.append("), }");
   if (shape.rank() > 0) {
-    header.append(kGrowthAxisMaxDigits - std::min(kGrowthAxisMaxDigits,
-                                                  std::to_string(shape[0]).size()),
-                  ' ');
+    header.append(
+        kGrowthAxisMaxDigits - std::min(kGrowthAxisMaxDigits, std::to_string(shape[0]).size()),
+        ' ');
   }
   // Pad with spaces and a final newline so the data starts on a 64-byte boundary.
   bool v2 = header.size() + 1 + 10 + 63 > 0xffff;
@@ -91,7 +91,8 @@ std::string encode_npy(const Tensor& tensor) {
   out.push_back(static_cast<char>(v2 ? 2 : 1));
   out.push_back(0);
   uint32_t len = static_cast<uint32_t>(header.size());
-  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i) out.push_back(static_cast<char>((len >> (8 * i)) & 0xff));
+  for (size_t i = 0; i < (v2 ? 4u : 2u); ++i)
+    out.push_back(static_cast<char>((len >> (8 * i)) & 0xff));
   out.append(header);
   out.append(static_cast<const char*>(tensor.raw_data()), tensor.nbytes());
   return out;
@@ -131,8 +132,8 @@ Tensor decode_npy(std::string_view bytes, const std::string& source) {
     throw fail("data size overflows");
   }
   if (data.size() != need) {
-    throw fail(internal::str_cat("shape ", Shape(h.shape).to_string(), " of ", h.descr,
-                                 " needs ", need, " data bytes, the file has ", data.size(),
+    throw fail(internal::str_cat("shape ", Shape(h.shape).to_string(), " of ", h.descr, " needs ",
+                                 need, " data bytes, the file has ", data.size(),
                                  data.size() < need ? " (truncated)" : ""));
   }
   std::string buf(data);

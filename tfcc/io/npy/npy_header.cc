@@ -15,8 +15,8 @@ class Parser {
   Parser(std::string_view text, const std::string& source) : s_(text), source_(source) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw DataLossError(internal::str_cat("Invalid .npy header in ", source_, " at offset ", pos_,
-                                          ": ", what));
+    throw DataLossError(
+        internal::str_cat("Invalid .npy header in ", source_, " at offset ", pos_, ": ", what));
   }
   void skip_space() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n')) ++pos_;
@@ -98,8 +98,8 @@ class Parser {
 void set_dtype(NpyHeader& h, const std::string& source) {
   const std::string& d = h.descr;
   if (d.size() < 3 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '=')) {
-    throw UnimplementedError(internal::str_cat(".npy file ", source, " has dtype '", d,
-                                               "', which tfcc cannot read"));
+    throw UnimplementedError(
+        internal::str_cat(".npy file ", source, " has dtype '", d, "', which tfcc cannot read"));
   }
   h.big_endian = d[0] == '>';
   std::string code = d.substr(1);
@@ -149,7 +149,8 @@ NpyHeader parse_npy_header(std::string_view text, const std::string& source) {
     }
   }
   if (!p.at_end()) p.fail("trailing characters after the header dict");
-  if (!descr || !fortran || !shape) p.fail("header needs the keys 'descr', 'fortran_order', 'shape'");
+  if (!descr || !fortran || !shape)
+    p.fail("header needs the keys 'descr', 'fortran_order', 'shape'");
   h.descr = *descr;
   h.fortran_order = *fortran;
   h.shape = *shape;
