@@ -28,6 +28,9 @@
 #if TFCC_HAVE_MPI
 #include "tfcc/distribute/multi_worker_mirrored_strategy.h"
 #endif
+#include "tfcc/io/checkpoint/checkpoint_manager.h"
+#include "tfcc/io/checkpoint/checkpoint_reader.h"
+#include "tfcc/io/npy/npy.h"
 #include "tfcc/module/module.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"

@@ -1,6 +1,6 @@
 // The tfcc side of tf_checkpoint_interop.sh: TensorFlow and tfcc read each other's checkpoints.
 //
-//   checkpoint_interop write DIR   writes DIR/tfcc/ckpt-1 (tf.train.Checkpoint layout) and
+//   checkpoint_interop write DIR   writes DIR/tfcc/ckpt-{2,3} through a CheckpointManager and
 //                                  DIR/tfcc_expected.npz (the values, for NumPy to compare)
 //   checkpoint_interop read DIR    reads DIR/tf/ckpt-1 (written by TensorFlow) by name and by
 //                                  object, comparing with DIR/tf_expected.npz and
@@ -10,6 +10,7 @@
 #include <map>
 
 #include "tfcc/io/checkpoint/checkpoint.h"
+#include "tfcc/io/checkpoint/checkpoint_manager.h"
 #include "tfcc/io/checkpoint/checkpoint_reader.h"
 #include "tfcc/io/npy/npy.h"
 
@@ -48,8 +49,14 @@ int write(const std::string& dir) {
   model.track("dense", dense).track("counts", counts).track("pixels", pixels).track("mask", mask);
   model.track("half", half);
   tfcc::train::Checkpoint ckpt({{"model", model}, {"step", step}});
-  std::string path = ckpt.save(dir + "/tfcc/ckpt");
-  std::cout << "tfcc wrote " << path << "\n";
+  // Three saves through a manager keeping two: TensorFlow must follow its state file.
+  tfcc::train::CheckpointManager manager(ckpt, dir + "/tfcc", {.max_to_keep = 2});
+  std::string path;
+  for (int i = 0; i < 3; ++i) {
+    step.assign_add(tfcc::Tensor::scalar<int64_t>(1));
+    path = manager.save();
+  }
+  std::cout << "tfcc wrote " << path << " (and kept " << manager.checkpoints().size() << ")\n";
 
   tfcc::io::NamedArrays expected;
   for (const auto& [key, variable] : tfcc::train::checkpoint_keys(*ckpt.root())) {

@@ -21,6 +21,12 @@ def check(d):
     reader = tf.train.load_checkpoint(os.path.join(d, "tfcc"))
     print("TensorFlow lists", len(listed), "keys in the tfcc checkpoint:", sorted(listed))
     assert "_CHECKPOINTABLE_OBJECT_GRAPH" in listed, listed
+    state = tf.train.get_checkpoint_state(os.path.join(d, "tfcc"))
+    kept = [os.path.basename(p) for p in state.all_model_checkpoint_paths]
+    assert kept == ["ckpt-2", "ckpt-3"], state
+    assert len(state.all_model_checkpoint_timestamps) == 2, state
+    assert os.path.basename(tf.train.latest_checkpoint(os.path.join(d, "tfcc"))) == "ckpt-3"
+    assert not os.path.exists(os.path.join(d, "tfcc", "ckpt-1.index"))
     bad = 0
     for key in expected.files:
         want = expected[key]
