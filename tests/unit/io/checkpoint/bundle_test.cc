@@ -7,7 +7,9 @@
 
 #include <filesystem>
 
+#include "tfcc/io/checkpoint/proto_wire.h"
 #include "tfcc/io/checkpoint/table.h"
+#include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
 
 namespace tfcc::checkpoint {
@@ -48,6 +50,22 @@ TEST(BundleTest, GoldenBytes) {
   EXPECT_EQ(index, std::string(reinterpret_cast<const char*>(kGoldenIndex), sizeof kGoldenIndex));
   std::string data = read_file(data_filename(prefix, 0, 1));
   EXPECT_EQ(data, std::string("\x00\x00\x80\x3f\x00\x00\x00\x40", 8));
+}
+
+TEST(BundleTest, CompressedBlocksAreRefusedClearly) {
+  std::string index(reinterpret_cast<const char*>(kGoldenIndex), sizeof kGoldenIndex);
+  EXPECT_EQ(read_table(index, "golden").size(), 2u);
+  // The data block (36 bytes) marked Snappy-compressed, with a checksum that matches.
+  auto with_type = [&](char type) {
+    std::string t = index;
+    t[36] = type;
+    std::string crc;
+    put_fixed32(crc, crc32c::mask(crc32c::value(t.data(), 37)));
+    t.replace(37, 4, crc);
+    return t;
+  };
+  EXPECT_THROW(read_table(with_type(1), "snappy"), UnimplementedError);
+  EXPECT_THROW(read_table(with_type(7), "unknown"), DataLossError);
 }
 
 TEST(BundleTest, FileNames) {
