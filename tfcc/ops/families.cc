@@ -13,6 +13,8 @@ void register_creation_ops(OpRegistry& r);
 void register_random_ops(OpRegistry& r);
 void register_linalg_ops(OpRegistry& r);
 void register_variable_ops(OpRegistry& r);
+void register_conv_ops(OpRegistry& r);
+void register_nn_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -24,6 +26,8 @@ void register_all_ops(OpRegistry& r) {
   register_random_ops(r);
   register_linalg_ops(r);
   register_variable_ops(r);
+  register_conv_ops(r);
+  register_nn_ops(r);
 }
 
 }  // namespace tfcc

@@ -14,6 +14,7 @@
 
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
+#include "tfcc/ops/linalg/onednn.h"
 
 namespace tfcc {
 namespace {
@@ -137,15 +138,8 @@ void matmul_loop(const Problem& p, const T* a, const T* b, T* c) {
 
 // ---- oneDNN ----
 
-dnnl::engine& engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
-
-dnnl::stream& stream() {
-  thread_local dnnl::stream s(engine());
-  return s;
-}
+using onednn::engine;
+using onednn::stream;
 
 struct CacheEntry {
   std::unique_ptr<dnnl::matmul> prim;  // null: oneDNN rejected the problem (use the loop)
