@@ -20,6 +20,7 @@
 #include "tfcc/autodiff/custom_gradient.h"
 #include "tfcc/autodiff/gradient_checker.h"
 #include "tfcc/autodiff/gradient_tape.h"
+#include "tfcc/control_flow/control_flow.h"
 #include "tfcc/core/allocator.h"
 #include "tfcc/core/dtype.h"
 #include "tfcc/core/shape.h"
@@ -28,11 +29,12 @@
 #if TFCC_HAVE_MPI
 #include "tfcc/distribute/multi_worker_mirrored_strategy.h"
 #endif
+#include "tfcc/data/data.h"
+#include "tfcc/graph/graph.h"
 #include "tfcc/io/checkpoint/checkpoint_manager.h"
 #include "tfcc/io/checkpoint/checkpoint_reader.h"
 #include "tfcc/io/npy/npy.h"
 #include "tfcc/module/module.h"
-#include "tfcc/data/data.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/config.h"

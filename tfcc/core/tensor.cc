@@ -10,6 +10,14 @@ uint64_t next_tensor_id() {
 }
 }  // namespace
 
+void SymbolicValue::conversion_error(const std::source_location& loc) const {
+  throw FailedPreconditionError(internal::str_cat(
+      "A symbolic tensor (", origin(), ") was converted to a C++ value at ", loc.file_name(), ":",
+      loc.line(),
+      "; inside a traced function its value exists only when the function runs. "
+      "Use tfcc::cond / tfcc::while_loop for control flow that depends on a tensor's value"));
+}
+
 Tensor Tensor::empty(DType dtype, const Shape& shape, Device& device) {
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = dtype;

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 #include <ostream>
+#include <source_location>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -39,6 +40,12 @@ class SymbolicValue {
   virtual ~SymbolicValue() = default;
   /// The static shape known at trace time.
   virtual PartialShape shape() const = 0;
+  /// Where the value came from, for error messages ("created at f.cc:12 in the trace of
+  /// function 'f'"); may be empty.
+  virtual std::string origin() const { return {}; }
+  /// Raises the error for converting this value to a C++ value at `loc` (item(), to_vector()):
+  /// a trace has no value yet. The graph layer names the user's line and says what to use.
+  [[noreturn]] virtual void conversion_error(const std::source_location& loc) const;
 };
 
 /// Shared state behind a Tensor handle.
@@ -104,12 +111,14 @@ class Tensor {
     return const_cast<T*>(data<T>());
   }
 
-  /// The single element of a one-element tensor, converted to T.
+  /// The single element of a one-element tensor, converted to T. On a symbolic tensor (inside a
+  /// trace) this is the C++ `if (x > 0)` mistake: the error names the caller's line and says to
+  /// use tfcc::cond / tfcc::while_loop.
   template <typename T>
-  T item() const;
-  /// All elements in row-major order, converted to T.
+  T item(std::source_location loc = std::source_location::current()) const;
+  /// All elements in row-major order, converted to T (symbolic tensors: as item()).
   template <typename T>
-  std::vector<T> to_vector() const;
+  std::vector<T> to_vector(std::source_location loc = std::source_location::current()) const;
 
   /// x[indices...]: x(0), x(all, Slice(1, none)), x(ellipsis, newaxis). Implemented by the
   /// array op family (StridedSlice), so it traces and differentiates like any op.
@@ -165,7 +174,8 @@ const T* Tensor::data() const {
 }
 
 template <typename T>
-T Tensor::item() const {
+T Tensor::item(std::source_location loc) const {
+  if (defined() && is_symbolic()) symbolic_value()->conversion_error(loc);
   TFCC_CHECK_ARG(num_elements() == 1, "item() needs a tensor with exactly one element, got shape ",
                  shape().to_string());
   return visit_dtype(dtype(), [&]<typename S>() {
@@ -174,7 +184,8 @@ T Tensor::item() const {
 }
 
 template <typename T>
-std::vector<T> Tensor::to_vector() const {
+std::vector<T> Tensor::to_vector(std::source_location loc) const {
+  if (defined() && is_symbolic()) symbolic_value()->conversion_error(loc);
   std::vector<T> out(static_cast<size_t>(num_elements()));
   visit_dtype(dtype(), [&]<typename S>() {
     const S* in = static_cast<const S*>(raw_data());

@@ -104,11 +104,13 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
 std::vector<Tensor> execute_eager(const OpCall& call) {
   for (const Tensor& t : call.inputs) {
     if (t.is_symbolic()) {
-      throw FailedPreconditionError(
-          internal::str_cat(call.op.name(),
-                            " received a symbolic tensor outside the function trace that made it. "
-                            "A tensor from inside a tfcc::function cannot be used after the trace "
-                            "ended; return it from the function instead."));
+      std::string origin = t.symbolic_value()->origin();
+      throw FailedPreconditionError(internal::str_cat(
+          call.op.name(), " at ", call.location.file_name(), ":", call.location.line(),
+          " received a symbolic tensor outside the function trace that made it",
+          origin.empty() ? "" : " (", origin, origin.empty() ? "" : ")",
+          ". A tensor from inside a tfcc::function cannot be used after the trace ended (do not "
+          "keep tensors in your objects); return it from the function instead."));
     }
   }
   InferenceContext ic(call);
@@ -183,6 +185,8 @@ void remove_op_observer(OpObserver* obs) {
   auto it = std::find(t_observers.rbegin(), t_observers.rend(), obs);
   if (it != t_observers.rend()) t_observers.erase(std::next(it).base());
 }
+
+bool has_op_observers() { return !t_observers.empty(); }
 
 ObserverPause::ObserverPause() { saved_.swap(t_observers); }
 ObserverPause::~ObserverPause() { saved_.swap(t_observers); }

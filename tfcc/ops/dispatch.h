@@ -72,6 +72,9 @@ class ExecutionContextScope {
 /// Observers of this thread's op calls, innermost last.
 void add_op_observer(OpObserver* obs);
 void remove_op_observer(OpObserver* obs);
+/// True if some observer (a recording GradientTape) sees this thread's op calls; traced
+/// functions then run op by op through dispatch() so the observers record them.
+bool has_op_observers();
 
 /// Suspends every observer for a scope (stop_gradient-style recording pauses, tape internals).
 class ObserverPause {

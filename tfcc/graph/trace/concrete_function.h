@@ -1,0 +1,48 @@
+// ConcreteFunction: one trace of a tfcc::function, for one input signature: a graph and how to
+// run it.
+//
+//   tfcc::ConcreteFunction cf = f.get_concrete_function(tfcc::TensorSpec{{-1, 3}});
+//   std::cout << cf.graph().to_string();
+//   std::vector<tfcc::Tensor> out = cf({x});
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tfcc/graph/ir/graph.h"
+#include "tfcc/graph/trace/tensor_spec.h"
+
+namespace tfcc {
+
+/// A traced graph with flat tensor inputs and outputs.
+class ConcreteFunction {
+ public:
+  ConcreteFunction() = default;
+  ConcreteFunction(std::shared_ptr<const graph::Graph> graph, std::vector<TensorSpec> inputs)
+      : graph_(std::move(graph)), inputs_(std::move(inputs)) {}
+
+  bool defined() const { return graph_ != nullptr; }
+  const graph::Graph& graph() const;
+  std::shared_ptr<const graph::Graph> shared_graph() const { return graph_; }
+  /// The tensor arguments it takes, in order.
+  const std::vector<TensorSpec>& input_specs() const { return inputs_; }
+  /// Its outputs' dtypes and static shapes.
+  std::vector<TensorSpec> output_specs() const;
+
+  /// Runs the graph. Arguments must match input_specs() (InvalidArgumentError otherwise).
+  /// Called from inside another trace, the graph is inlined into it; called while a
+  /// GradientTape records, it runs op by op so the tape sees (and can differentiate) every op;
+  /// otherwise the executor runs it.
+  std::vector<Tensor> operator()(std::span<const Tensor> args) const;
+  std::vector<Tensor> operator()(std::initializer_list<Tensor> args) const {
+    return (*this)(std::span<const Tensor>(args.begin(), args.size()));
+  }
+
+ private:
+  std::shared_ptr<const graph::Graph> graph_;
+  std::vector<TensorSpec> inputs_;
+};
+
+}  // namespace tfcc
