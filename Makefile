@@ -12,6 +12,8 @@ FUZZ_BUILD ?= build/fuzz
 FUZZ_RUNS ?= 1000000
 TSAN_BUILD ?= build/tsan
 CMAKE_FLAGS ?=
+# Paths under the checkout are hashed relative to it, so every clone shares one ccache.
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: all deps build demo test test-asan test-tsan fuzz bench format clean
 

@@ -16,6 +16,7 @@ std::vector<OpRow> conv_rows();
 std::vector<OpRow> pool_rows();
 std::vector<OpRow> conv_fused_rows();
 std::vector<OpRow> nn_rows();
+std::vector<OpRow> training_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -34,6 +35,7 @@ std::vector<OpRow> all_rows() {
            pool_rows,
            conv_fused_rows,
            nn_rows,
+           training_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

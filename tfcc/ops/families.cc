@@ -16,6 +16,7 @@ void register_variable_ops(OpRegistry& r);
 void register_conv_ops(OpRegistry& r);
 void register_nn_ops(OpRegistry& r);
 void register_pool_ops(OpRegistry& r);
+void register_training_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -30,6 +31,7 @@ void register_all_ops(OpRegistry& r) {
   register_conv_ops(r);
   register_nn_ops(r);
   register_pool_ops(r);
+  register_training_ops(r);
 }
 
 }  // namespace tfcc
