@@ -235,8 +235,9 @@ void max_pool_grad_kernel(KernelContext& ctx) {
 
 template <typename T>
 void avg_pool_grad_kernel(KernelContext& ctx) {
-  const PoolGeometry g = pool_geometry(
-      ctx.op(), ctx.attrs(), PartialShape(ctx.attr<std::vector<int64_t>>("orig_input_shape")));
+  std::vector<int64_t> shape = ctx.attr<std::vector<int64_t>>("orig_input_shape");
+  if (shape[0] == -1) shape[0] = ctx.input(0).shape().dim(0);  // checked by the shape function
+  const PoolGeometry g = pool_geometry(ctx.op(), ctx.attrs(), PartialShape(shape));
   Tensor& out = ctx.allocate_output(0, Shape(g.input_dims()));
   if (out.num_elements() == 0) return;
   T* dx = out.mutable_data<T>();
