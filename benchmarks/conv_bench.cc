@@ -33,8 +33,8 @@ struct Block {
     GradientTape tape;
     tape.watch(w);
     tape.watch(b);
-    Tensor h = fused ? fused_conv2d(x, w, b, {1}, "VALID", "Relu")
-                     : relu(conv2d(x, w, {1}, "VALID") + b);
+    Tensor h =
+        fused ? fused_conv2d(x, w, b, {1}, "VALID", "Relu") : relu(conv2d(x, w, {1}, "VALID") + b);
     Tensor y = max_pool2d(h, {2}, {2}, "VALID");
     return tape.gradient(y, std::vector<Tensor>{w, b}, GradientOptions{.output_gradients = {g}});
   }
@@ -91,8 +91,13 @@ void BM_MaxPoolGrad(benchmark::State& state) {
 }
 
 // Wall time is the measure; cpu_time is the process's (all threads), as conv_peers.py reports it.
-#define THREAD_ARGS \
-  ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime()
+#define THREAD_ARGS                   \
+  ArgName("threads")                  \
+      ->Arg(1)                        \
+      ->Arg(2)                        \
+      ->Unit(benchmark::kMillisecond) \
+      ->UseRealTime()                 \
+      ->MeasureProcessCPUTime()
 BENCHMARK(BM_ConvBlock)->THREAD_ARGS->MinTime(0.5);
 BENCHMARK(BM_ConvBlockFused)->THREAD_ARGS->MinTime(0.5);
 BENCHMARK(BM_ConvForward)->THREAD_ARGS;

@@ -35,7 +35,7 @@ void windowed_output_size(const OpDef& op, int64_t in, int64_t k, int64_t dilati
     if (padding != "EXPLICIT") *pad_before = *pad_after = 0;
     return;
   }
-  const int64_t eff = (k - 1) * dilation + 1;
+  const int64_t eff = checked_mul(k - 1, dilation) + 1;
   if (padding == "VALID") {
     *pad_before = *pad_after = 0;
     *out = (in - eff + stride) / stride;

@@ -165,33 +165,7 @@ void reorder(const Entry& e, const memory& from, const memory& to) {
 }  // namespace
 
 bool eltwise_algorithm(const Activation& act, dnnl::algorithm* alg, float* alpha, float* beta) {
-  *alpha = 0.f;
-  *beta = 0.f;
-  using A = dnnl::algorithm;
-  const std::string& n = act.name;
-  if (n == "Relu") {
-    *alg = A::eltwise_relu;
-  } else if (n == "Relu6") {
-    *alg = A::eltwise_clip;
-    *beta = 6.f;
-  } else if (n == "LeakyRelu") {
-    *alg = A::eltwise_relu;
-    *alpha = act.alpha;
-  } else if (n == "Elu") {
-    *alg = A::eltwise_elu;
-    *alpha = 1.f;
-  } else if (n == "Tanh") {
-    *alg = A::eltwise_tanh;
-  } else if (n == "Sigmoid") {
-    *alg = A::eltwise_logistic;
-  } else if (n == "GeluExact") {
-    *alg = A::eltwise_gelu_erf;
-  } else if (n == "GeluApproximate") {
-    *alg = A::eltwise_gelu_tanh;
-  } else {
-    return false;
-  }
-  return true;
+  return onednn::eltwise_algorithm(act.name, act.alpha, alg, alpha, beta);
 }
 
 bool forward(const ConvGeometry& g, const float* x, const float* f, const float* bias,

@@ -12,7 +12,6 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <vector>
 
-#include "tfcc/ops/conv/conv_onednn.h"
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
@@ -335,7 +334,7 @@ bool run_fused_onednn(const Problem& p, const std::string& act, float alpha, con
       if (!act.empty()) {
         dnnl::algorithm alg;
         float al, be;
-        if (!conv_onednn::eltwise_algorithm({act, alpha}, &alg, &al, &be)) return e;
+        if (!onednn::eltwise_algorithm(act, alpha, &alg, &al, &be)) return e;
         dnnl::post_ops po;
         po.append_eltwise(1.f, alg, al, be);
         attr.set_post_ops(po);

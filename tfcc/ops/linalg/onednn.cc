@@ -33,4 +33,34 @@ void execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch_md,
   s.wait();
 }
 
+bool eltwise_algorithm(const std::string& n, float slope, dnnl::algorithm* alg, float* alpha,
+                       float* beta) {
+  *alpha = 0.f;
+  *beta = 0.f;
+  using A = dnnl::algorithm;
+  if (n == "Relu") {
+    *alg = A::eltwise_relu;
+  } else if (n == "Relu6") {
+    *alg = A::eltwise_clip;
+    *beta = 6.f;
+  } else if (n == "LeakyRelu") {
+    *alg = A::eltwise_relu;
+    *alpha = slope;
+  } else if (n == "Elu") {
+    *alg = A::eltwise_elu;
+    *alpha = 1.f;
+  } else if (n == "Tanh") {
+    *alg = A::eltwise_tanh;
+  } else if (n == "Sigmoid") {
+    *alg = A::eltwise_logistic;
+  } else if (n == "GeluExact") {
+    *alg = A::eltwise_gelu_erf;
+  } else if (n == "GeluApproximate") {
+    *alg = A::eltwise_gelu_tanh;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace tfcc::onednn

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -88,6 +89,11 @@ dnnl::primitive_attr user_scratchpad_attr();
 /// Runs `prim` on this thread's stream with a fresh scratchpad of `scratch_md`, and waits.
 void execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratch_md,
              std::unordered_map<int, dnnl::memory> args);
+
+/// The eltwise post-op of a fused activation name (fused.h: "Relu", "Relu6", "LeakyRelu" with
+/// slope `slope`, "Elu", "Tanh", "Sigmoid", "GeluExact", "GeluApproximate"); false if unknown.
+bool eltwise_algorithm(const std::string& name, float slope, dnnl::algorithm* alg, float* alpha,
+                       float* beta);
 
 /// A memory object over caller-owned data (oneDNN never writes inputs).
 inline dnnl::memory wrap(const dnnl::memory::desc& md, const void* data) {

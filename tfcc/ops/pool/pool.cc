@@ -53,24 +53,33 @@ std::vector<OutputSpec> max_grad_shape(const InferenceContext& c) {
   return {{c.dtype(0), PartialShape(gradgrad ? g.output_dims() : g.input_dims())}};
 }
 
+// orig_input_shape may have a -1 batch (a traced input's unknown batch): grad's batch.
 std::vector<OutputSpec> avg_grad_shape(const InferenceContext& c) {
-  const auto& shape = c.attr<std::vector<int64_t>>("orig_input_shape");
+  std::vector<int64_t> shape = c.attr<std::vector<int64_t>>("orig_input_shape");
   if (shape.size() != 4) {
     c.fail(internal::str_cat("orig_input_shape must have 4 elements, got ", shape.size()));
   }
-  for (int64_t d : shape) {
-    if (d < 0) c.fail("orig_input_shape must be non-negative, got " + dims_string(shape));
+  for (size_t i = 0; i < 4; ++i) {
+    if (shape[i] < 0 && !(i == 0 && shape[i] == -1)) {
+      c.fail("orig_input_shape must be non-negative, got " + dims_string(shape));
+    }
   }
+  const PartialShape grad = c.shape(0);
+  if (shape[0] == -1 && grad.rank_known() && grad.rank() == 4) shape[0] = grad.dim(0);
   const PoolGeometry g = pool_geometry(c.op(), c.attrs(), PartialShape(shape));
   check_same_shape(c, 0, g.output_dims(), "grad");
   return {{c.dtype(0), PartialShape(shape)}};
 }
 
+// The input's shape as an attribute; an unknown batch (traced code) becomes -1.
 std::vector<int64_t> static_shape(const Tensor& t) {
   const PartialShape s = t.partial_shape();
-  if (!s.rank_known() || !s.is_fully_defined()) {
-    throw InvalidArgumentError("the gradient of AvgPool needs the static shape of its input, got " +
-                               (s.rank_known() ? s.to_string() : std::string("unknown rank")));
+  bool ok = s.rank_known();
+  for (int i = 1; ok && i < s.rank(); ++i) ok = s.dim(i) >= 0;
+  if (!ok) {
+    throw InvalidArgumentError(
+        "the gradient of AvgPool needs the static spatial and channel dims of its input, got " +
+        (s.rank_known() ? s.to_string() : std::string("unknown rank")));
   }
   return s.dims();
 }

@@ -40,7 +40,7 @@ Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, c
                           const std::string& padding, Loc loc = Loc::current());
 
 /// AvgPoolGrad: spreads each `grad` element evenly over its window's elements inside an input
-/// of shape `orig_input_shape`.
+/// of shape `orig_input_shape` (a -1 batch takes grad's).
 Tensor avg_pool_grad(std::vector<int64_t> orig_input_shape, const Tensor& grad,
                      std::vector<int64_t> ksize, std::vector<int64_t> strides,
                      const std::string& padding, Loc loc = Loc::current());

@@ -211,21 +211,21 @@ void max_pool_grad_kernel(KernelContext& ctx) {
   T* o = out.mutable_data<T>();
   const int64_t c_n = g.c;
   if (gradgrad) {
-    for_each_window_argmax<T>(g, x, [&](int64_t, int64_t out_off, const int64_t* offs,
-                                        const int32_t* taps) {
-      for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
-    });
+    for_each_window_argmax<T>(
+        g, x, [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps) {
+          for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
+        });
   } else {
     const int64_t image = g.in_h * g.in_w * g.c;
     std::vector<char> zeroed(static_cast<size_t>(g.batch), 0);
-    for_each_window_argmax<T>(g, x, [&](int64_t n, int64_t out_off, const int64_t* offs,
-                                        const int32_t* taps) {
-      if (!zeroed[size_t(n)]) {  // zero each image on the thread that fills it
-        std::fill(o + n * image, o + (n + 1) * image, T(0));
-        zeroed[size_t(n)] = 1;
-      }
-      for (int64_t c = 0; c < c_n; ++c) o[offs[taps[c]] + c] += grad[out_off + c];
-    });
+    for_each_window_argmax<T>(
+        g, x, [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps) {
+          if (!zeroed[size_t(n)]) {  // zero each image on the thread that fills it
+            std::fill(o + n * image, o + (n + 1) * image, T(0));
+            zeroed[size_t(n)] = 1;
+          }
+          for (int64_t c = 0; c < c_n; ++c) o[offs[taps[c]] + c] += grad[out_off + c];
+        });
     // Images with no window (empty output) still need zeros.
     for (int64_t n = 0; n < g.batch; ++n) {
       if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
@@ -235,8 +235,9 @@ void max_pool_grad_kernel(KernelContext& ctx) {
 
 template <typename T>
 void avg_pool_grad_kernel(KernelContext& ctx) {
-  const PoolGeometry g = pool_geometry(
-      ctx.op(), ctx.attrs(), PartialShape(ctx.attr<std::vector<int64_t>>("orig_input_shape")));
+  std::vector<int64_t> shape = ctx.attr<std::vector<int64_t>>("orig_input_shape");
+  if (shape[0] == -1) shape[0] = ctx.input(0).shape().dim(0);  // checked by the shape function
+  const PoolGeometry g = pool_geometry(ctx.op(), ctx.attrs(), PartialShape(shape));
   Tensor& out = ctx.allocate_output(0, Shape(g.input_dims()));
   if (out.num_elements() == 0) return;
   T* dx = out.mutable_data<T>();
