@@ -52,6 +52,8 @@ Cache& cache() {
 
 std::shared_ptr<const Entry> get(bool backward, bool training, int64_t m, int64_t c,
                                  double epsilon) {
+  // Out-of-float-range or NaN epsilons stay with the loops (no UB in the conversion).
+  if (!(epsilon >= 0 && epsilon <= 1e30)) return std::make_shared<const Entry>();
   const float eps = static_cast<float>(epsilon);
   std::vector<int64_t> key = {backward,
                               training,
