@@ -123,15 +123,15 @@ struct SeedCnn {
     tf::GradientTape tape;
     int64_t n = images.shape().dim(0);
     tf::Tensor x = tf::reshape(images, {n, 28, 28, 1});
-    x = tf::relu(tf::bias_add(tf::conv2d(x, p[0], {1}, "VALID"), p[1]));
+    x = tf::relu(tf::nn::bias_add(tf::conv2d(x, p[0], {1}, "VALID"), p[1]));
     x = tf::reduce_max(tf::reshape(x, {n, 13, 2, 13, 2, 32}), {2, 4});
-    x = tf::dropout(tf::reshape(x, {n, 13 * 13 * 32}), 0.1);
+    x = tf::nn::dropout(tf::reshape(x, {n, 13 * 13 * 32}), 0.1);
     x = tf::relu(tf::matmul(x, p[2]) + p[3]);
-    tf::Moments m = tf::moments(x, {0});
-    x = tf::batch_normalization(x, m.mean, m.variance, p[5], p[4], 1e-3);
+    tf::nn::Moments m = tf::nn::moments(x, {0});
+    x = tf::nn::batch_normalization(x, m.mean, m.variance, p[5], p[4], 1e-3);
     tf::Tensor logits = tf::matmul(x, p[6]) + p[7];
     tf::Tensor loss =
-        tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, logits)) +
+        tf::reduce_mean(tf::nn::sparse_softmax_cross_entropy_with_logits(labels, logits)) +
         0.02f * tf::reduce_sum(tf::square(p[0]));
     std::vector<tf::Tensor> grads = tape.gradient(loss, params);
     for (size_t i = 0; i < params.size(); ++i) params[i].assign_sub(grads[i] * 0.001f);

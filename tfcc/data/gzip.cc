@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "tfcc/platform/errors.h"
@@ -21,6 +22,12 @@ std::string gunzip(std::string_view bytes, const std::string& source, size_t max
     throw InternalError("zlib inflateInit2 failed");
   }
   std::string out;
+  if (bytes.size() >= 18) {
+    // The trailer's ISIZE (uncompressed size mod 2^32) is a good first guess for one member.
+    const auto* t = reinterpret_cast<const unsigned char*>(bytes.data() + bytes.size() - 4);
+    size_t isize = t[0] | (size_t{t[1]} << 8) | (size_t{t[2]} << 16) | (size_t{t[3]} << 24);
+    out.reserve(std::min(isize, std::min(max_output, bytes.size() * 1032)));
+  }
   size_t consumed = 0;
   int rc = Z_OK;
   char buf[1 << 16];

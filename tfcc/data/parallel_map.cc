@@ -5,6 +5,11 @@
 // finished slot is taken. An exception from the function (or the input) is stored in the slot and
 // rethrown by the get_next() that reaches it. Destruction cancels queued calls, waits for running
 // ones and joins the threads, so a half-read iterator can be dropped at any time.
+//
+// Each worker runs its calls with one OpenMP thread: the N calls in flight already use the
+// cores, and N OpenMP teams of all cores each would oversubscribe them.
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -153,6 +158,8 @@ class ParallelMapIt : public IteratorBase {
       pool_->submit([this, slot, element = std::move(*e)] {
         std::optional<Element> result;
         std::exception_ptr error;
+        thread_local bool single_threaded = (omp_set_num_threads(1), true);
+        (void)single_threaded;
         if (!cancelled_.load()) {
           try {
             result = n_->fn()(element);

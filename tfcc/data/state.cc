@@ -84,6 +84,11 @@ Tensor StateReader::read_tensor() {
       static_cast<int64_t>(bytes.size()) != expected) {
     throw DataLossError("Iterator state holds a tensor whose size does not match its shape");
   }
+  if (dt == bool_) {
+    for (char c : bytes) {
+      if (c != 0 && c != 1) throw DataLossError("Iterator state holds an invalid bool value");
+    }
+  }
   return Tensor::from_bytes(dt, Shape(std::move(dims)), bytes.data(), bytes.size());
 }
 

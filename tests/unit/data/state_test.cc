@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/data/test_util.h"
-#include "tfcc/tfcc.h"
+#include "tfcc/data/dataset.h"
 
 namespace tfcc::data {
 namespace {
@@ -58,7 +58,7 @@ TEST(StateTest, ParallelMapAndPrefetchContinueExactly) {
   expect_exact_continuation(
       [] {
         return Dataset::range(40)
-            .map([](Tensor x) { return x * int64_t{10}; }, {.num_parallel_calls = 3})
+            .map([](Tensor x) { return testing::times(x, 10); }, {.num_parallel_calls = 3})
             .shuffle(8, {.seed = 1})
             .batch(3)
             .prefetch(2);

@@ -22,6 +22,11 @@ inline std::vector<std::vector<int64_t>> rows(const Dataset& d, size_t c = 0) {
   return out;
 }
 
+/// x * k for an int64 scalar, without ops (so the pipeline tests need no kernels).
+inline Tensor times(const Tensor& x, int64_t k) {
+  return Tensor::scalar<int64_t>(x.item<int64_t>() * k);
+}
+
 inline std::vector<int64_t> iota(int64_t n, int64_t start = 0) {
   std::vector<int64_t> v;
   for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
