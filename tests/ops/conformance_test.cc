@@ -19,6 +19,10 @@ TEST_P(Conformance, ReferenceAndInvalidInputs) { run_row(table()[GetParam()]); }
 
 TEST_P(Conformance, Float64Gradient) { run_gradient_check(table()[GetParam()]); }
 
+TEST_P(Conformance, TracedParity) { run_traced_parity(table()[GetParam()]); }
+
+TEST_P(Conformance, TracedFloat64Gradient) { run_traced_gradient_parity(table()[GetParam()]); }
+
 std::string row_name(const ::testing::TestParamInfo<size_t>& info) {
   std::string n = table()[info.param].name;
   for (char& c : n) {

@@ -64,22 +64,22 @@ inline Ref conv(const Ref& x, const Ref& f, const Params& p, bool depthwise) {
   const int64_t OC = depthwise ? C * O : O;
   const Dim r = p.rows(H, KH), c = p.cols(W, KW);
   Ref y{{N, r.out, c.out, OC}, std::vector<double>(size_t(N * r.out * c.out * OC), 0.0), {}};
-  for_each_tap(p, N, H, W, KH, KW,
-               [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih,
-                   int64_t iw) {
-                 double* out = &y.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-                 const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
-                 const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
-                 if (depthwise) {
-                   for (int64_t ch = 0; ch < C; ++ch)
-                     for (int64_t m = 0; m < O; ++m) out[ch * O + m] += in[ch] * fw[ch * O + m];
-                 } else {
-                   if (I == 0) return;
-                   const int64_t groups = C / I, og = O / groups;
-                   for (int64_t o = 0; o < O; ++o)
-                     for (int64_t i = 0; i < I; ++i) out[o] += in[(o / og) * I + i] * fw[i * O + o];
-                 }
-               });
+  for_each_tap(
+      p, N, H, W, KH, KW,
+      [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
+        double* out = &y.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
+        const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
+        const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
+        if (depthwise) {
+          for (int64_t ch = 0; ch < C; ++ch)
+            for (int64_t m = 0; m < O; ++m) out[ch * O + m] += in[ch] * fw[ch * O + m];
+        } else {
+          if (I == 0) return;
+          const int64_t groups = C / I, og = O / groups;
+          for (int64_t o = 0; o < O; ++o)
+            for (int64_t i = 0; i < I; ++i) out[o] += in[(o / og) * I + i] * fw[i * O + o];
+        }
+      });
   return y;
 }
 
@@ -91,22 +91,22 @@ inline Ref conv_input_grad(const std::vector<int64_t>& xs, const Ref& f, const R
   const int64_t OC = depthwise ? C * O : O;
   const Dim r = p.rows(H, KH), c = p.cols(W, KW);
   Ref dx{xs, std::vector<double>(size_t(N * H * W * C), 0.0), {}};
-  for_each_tap(p, N, H, W, KH, KW,
-               [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih,
-                   int64_t iw) {
-                 const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-                 double* g = &dx.values[size_t(((n * H + ih) * W + iw) * C)];
-                 const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
-                 if (depthwise) {
-                   for (int64_t ch = 0; ch < C; ++ch)
-                     for (int64_t m = 0; m < O; ++m) g[ch] += d[ch * O + m] * fw[ch * O + m];
-                 } else {
-                   if (I == 0) return;
-                   const int64_t og = O / (C / I);
-                   for (int64_t o = 0; o < O; ++o)
-                     for (int64_t i = 0; i < I; ++i) g[(o / og) * I + i] += d[o] * fw[i * O + o];
-                 }
-               });
+  for_each_tap(
+      p, N, H, W, KH, KW,
+      [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
+        const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
+        double* g = &dx.values[size_t(((n * H + ih) * W + iw) * C)];
+        const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
+        if (depthwise) {
+          for (int64_t ch = 0; ch < C; ++ch)
+            for (int64_t m = 0; m < O; ++m) g[ch] += d[ch * O + m] * fw[ch * O + m];
+        } else {
+          if (I == 0) return;
+          const int64_t og = O / (C / I);
+          for (int64_t o = 0; o < O; ++o)
+            for (int64_t i = 0; i < I; ++i) g[(o / og) * I + i] += d[o] * fw[i * O + o];
+        }
+      });
   return dx;
 }
 
@@ -118,22 +118,22 @@ inline Ref conv_filter_grad(const Ref& x, const std::vector<int64_t>& fs, const 
   const int64_t OC = depthwise ? C * O : O;
   const Dim r = p.rows(H, KH), c = p.cols(W, KW);
   Ref df{fs, std::vector<double>(size_t(KH * KW * I * O), 0.0), {}};
-  for_each_tap(p, N, H, W, KH, KW,
-               [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih,
-                   int64_t iw) {
-                 const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-                 const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
-                 double* g = &df.values[size_t((kh * KW + kw) * I * O)];
-                 if (depthwise) {
-                   for (int64_t ch = 0; ch < C; ++ch)
-                     for (int64_t m = 0; m < O; ++m) g[ch * O + m] += in[ch] * d[ch * O + m];
-                 } else {
-                   if (I == 0) return;
-                   const int64_t og = O / (C / I);
-                   for (int64_t o = 0; o < O; ++o)
-                     for (int64_t i = 0; i < I; ++i) g[i * O + o] += in[(o / og) * I + i] * d[o];
-                 }
-               });
+  for_each_tap(
+      p, N, H, W, KH, KW,
+      [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
+        const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
+        const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
+        double* g = &df.values[size_t((kh * KW + kw) * I * O)];
+        if (depthwise) {
+          for (int64_t ch = 0; ch < C; ++ch)
+            for (int64_t m = 0; m < O; ++m) g[ch * O + m] += in[ch] * d[ch * O + m];
+        } else {
+          if (I == 0) return;
+          const int64_t og = O / (C / I);
+          for (int64_t o = 0; o < O; ++o)
+            for (int64_t i = 0; i < I; ++i) g[i * O + o] += in[(o / og) * I + i] * d[o];
+        }
+      });
   return df;
 }
 
@@ -146,3 +146,21 @@ inline Ref as_dtype(Ref r, DType dtype) {
 }
 
 }  // namespace tfcc::conformance::conv_ref
+
+namespace tfcc::conformance {
+
+/// Gives every row without invalid cases those of the first row covering the same op (the
+/// invalid calls test the op, whichever row's attributes they sit in).
+inline void share_invalid_cases(std::vector<OpRow>& rows) {
+  for (OpRow& r : rows) {
+    if (!r.invalid.empty() || r.ops.empty()) continue;
+    for (const OpRow& other : rows) {
+      if (!other.invalid.empty() && !other.ops.empty() && other.ops[0] == r.ops[0]) {
+        r.invalid = other.invalid;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tfcc::conformance

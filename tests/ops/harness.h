@@ -90,6 +90,14 @@ bool row_is_differentiable(const OpRow& row);
 /// Runs the float64 gradient check (and the second-order one where asked).
 void run_gradient_check(const OpRow& row);
 
+/// Traced-parity column: every case run inside a tfcc::function gives the eager result
+/// (bitwise; rows with property checks, whose values are random, compare dtypes and shapes).
+void run_traced_parity(const OpRow& row);
+
+/// Traced gradient column: for float64-differentiable rows, the gradient computed by a tape
+/// inside a traced function agrees with the eager tape's to 1e-10 relative.
+void run_traced_gradient_parity(const OpRow& row);
+
 /// Every row of the table (all families).
 std::vector<OpRow> all_rows();
 

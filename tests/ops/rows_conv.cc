@@ -47,18 +47,30 @@ void tolerances(OpRow& row) {
 std::vector<BadCase> conv_invalid() {
   const Padding valid("VALID");
   return {
-      {"input rank 3", [valid] { conv2d(f32({5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid); },
+      {"input rank 3",
+       [valid] {
+         conv2d(f32({5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid);
+       },
        ErrorCode::kInvalidArgument, "input must be 4-dimensional[5,5,1] [Op:Conv2D]"},
-      {"filter rank 3", [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1}), {1}, valid); },
+      {"filter rank 3",
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1}), {1}, valid);
+       },
        ErrorCode::kInvalidArgument, "filter must be 4-dimensional: [3,3,1]"},
       {"mismatched channels",
-       [valid] { conv2d(f32({1, 5, 5, 3}), f32({3, 3, 2, 4}), {1}, valid); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 3}), f32({3, 3, 2, 4}), {1}, valid);
+       },
        ErrorCode::kInvalidArgument, "input depth must be evenly divisible by filter depth: 3 vs 2"},
       {"groups do not divide out depth",
-       [valid] { conv2d(f32({1, 5, 5, 4}), f32({3, 3, 2, 3}), {1}, valid); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 4}), f32({3, 3, 2, 3}), {1}, valid);
+       },
        ErrorCode::kInvalidArgument, "output depth must be evenly divisible by number of groups"},
       {"kernel larger than the input",
-       [valid] { conv2d(f32({1, 1, 5, 1}), f32({3, 3, 1, 1}), {1}, valid); },
+       [valid] {
+         conv2d(f32({1, 1, 5, 1}), f32({3, 3, 1, 1}), {1}, valid);
+       },
        ErrorCode::kInvalidArgument,
        "Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, "
        "stride: 1]"},
@@ -68,26 +80,45 @@ std::vector<BadCase> conv_invalid() {
        },
        ErrorCode::kInvalidArgument, "Computed output size would be negative"},
       {"dilation makes the kernel too large",
-       [valid] { conv2d(f32({1, 3, 3, 1}), f32({2, 2, 1, 1}), {1}, valid, {4}); },
+       [valid] {
+         conv2d(f32({1, 3, 3, 1}), f32({2, 2, 1, 1}), {1}, valid, {4});
+       },
        ErrorCode::kInvalidArgument, "effective_filter_size: 5"},
-      {"zero stride", [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {0}, valid); },
+      {"zero stride",
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {0}, valid);
+       },
        ErrorCode::kInvalidArgument, "Row and column strides should be larger than 0."},
-      {"negative stride", [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, -1}, valid); },
+      {"negative stride",
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, -1}, valid);
+       },
        ErrorCode::kInvalidArgument, "Row and column strides should be larger than 0."},
       {"batch stride",
-       [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {2, 1, 1, 1}, valid); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {2, 1, 1, 1}, valid);
+       },
        ErrorCode::kInvalidArgument,
        "Current implementation does not yet support strides in the batch and depth dimensions."},
       {"strides of length 3",
-       [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, 1, 1}, valid); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, 1, 1}, valid);
+       },
        ErrorCode::kInvalidArgument, "strides should be of length 1, 2 or 4 but was 3"},
       {"zero dilation",
-       [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid, {0}); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid, {0});
+       },
        ErrorCode::kInvalidArgument, "Dilated rates should be larger than 0."},
       {"depth dilation",
-       [valid] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid, {1, 1, 1, 2}); },
+       [valid] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, valid, {1, 1, 1, 2});
+       },
        ErrorCode::kInvalidArgument, "does not yet support dilations in the batch and depth"},
-      {"unknown padding", [] { conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, "FULL"); },
+      {"unknown padding",
+       [] {
+         conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1}, "FULL");
+       },
        ErrorCode::kInvalidArgument,
        "Value for attr 'padding' of \"FULL\" is not in the list of allowed values"},
       {"negative explicit padding",
@@ -101,14 +132,15 @@ std::vector<BadCase> conv_invalid() {
        },
        ErrorCode::kInvalidArgument,
        "Nonzero explicit padding in the batch or depth dimensions is not supported"},
-      {"int32", [valid] {
+      {"int32",
+       [valid] {
          conv2d(Tensor::from_vector<int32_t>({1}, Shape{1, 1, 1, 1}),
                 Tensor::from_vector<int32_t>({1}, Shape{1, 1, 1, 1}), {1}, valid);
        },
        ErrorCode::kInvalidArgument, "[Op:Conv2D]"},
-      {"mixed dtypes", [valid] {
-         conv2d(f32({1, 3, 3, 1}), Tensor::from_vector<double>({1}, Shape{1, 1, 1, 1}), {1},
-                valid);
+      {"mixed dtypes",
+       [valid] {
+         conv2d(f32({1, 3, 3, 1}), Tensor::from_vector<double>({1}, Shape{1, 1, 1, 1}), {1}, valid);
        },
        ErrorCode::kInvalidArgument, "[Op:Conv2D]"},
   };
@@ -122,8 +154,7 @@ OpRow conv_row(std::string name, Params p, std::vector<Case> cases, bool with_in
   row.dtypes = kFloat;
   row.cases = std::move(cases);
   row.fn = [p](const std::vector<Tensor>& in) {
-    return std::vector<Tensor>{
-        conv2d(in[0], in[1], strides_of(p), padding_of(p), dilations_of(p))};
+    return std::vector<Tensor>{conv2d(in[0], in[1], strides_of(p), padding_of(p), dilations_of(p))};
   };
   row.reference = [p](const std::vector<Ref>& in, DType dt) {
     return std::vector<Ref>{conv_ref::as_dtype(conv_ref::conv(in[0], in[1], p, false), dt)};
@@ -152,16 +183,25 @@ OpRow depthwise_row(std::string name, Params p, std::vector<Case> cases, bool wi
     const Padding valid("VALID");
     row.invalid = {
         {"channels differ",
-         [valid] { depthwise_conv2d(f32({1, 5, 5, 3}), f32({3, 3, 2, 1}), {1}, valid); },
+         [valid] {
+           depthwise_conv2d(f32({1, 5, 5, 3}), f32({3, 3, 2, 1}), {1}, valid);
+         },
          ErrorCode::kInvalidArgument,
          "input and filter must have the same depth: 3 vs 2 [Op:DepthwiseConv2dNative]"},
-        {"input rank 2", [valid] { depthwise_conv2d(f32({5, 5}), f32({3, 3, 5, 1}), {1}, valid); },
+        {"input rank 2",
+         [valid] {
+           depthwise_conv2d(f32({5, 5}), f32({3, 3, 5, 1}), {1}, valid);
+         },
          ErrorCode::kInvalidArgument, "input must be 4-dimensional[5,5]"},
         {"kernel larger than the input",
-         [valid] { depthwise_conv2d(f32({1, 2, 2, 1}), f32({4, 1, 1, 1}), {1}, valid); },
+         [valid] {
+           depthwise_conv2d(f32({1, 2, 2, 1}), f32({4, 1, 1, 1}), {1}, valid);
+         },
          ErrorCode::kInvalidArgument, "Computed output size would be negative"},
         {"zero stride",
-         [valid] { depthwise_conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, 0}, valid); },
+         [valid] {
+           depthwise_conv2d(f32({1, 5, 5, 1}), f32({3, 3, 1, 1}), {1, 0}, valid);
+         },
          ErrorCode::kInvalidArgument, "strides should be larger than 0"},
     };
   }
@@ -248,12 +288,12 @@ std::vector<OpRow> conv_rows() {
                            xf("large (seed CNN layer)", {4, 28, 28, 1}, {3, 3, 1, 32}, 13),
                            xf("large, many channels", {2, 12, 12, 16}, {3, 3, 16, 24}, 15)},
                           true, /*second_order=*/false));  // the other conv rows check it
-  rows.push_back(conv_row("conv2d_same_stride2", same2,
-                          {xf("odd input 1x7x6x3 * 3x3", {1, 7, 6, 3}, {3, 3, 3, 2}, 21),
-                           xf("even kernel 1x4x5x1 * 2x2", {1, 4, 5, 1}, {2, 2, 1, 2}, 23),
-                           xf("kernel larger than input (SAME pads)", {1, 2, 2, 1}, {3, 3, 1, 1},
-                              25),
-                           xf("large", {3, 20, 17, 4}, {5, 5, 4, 8}, 27)}));
+  rows.push_back(
+      conv_row("conv2d_same_stride2", same2,
+               {xf("odd input 1x7x6x3 * 3x3", {1, 7, 6, 3}, {3, 3, 3, 2}, 21),
+                xf("even kernel 1x4x5x1 * 2x2", {1, 4, 5, 1}, {2, 2, 1, 2}, 23),
+                xf("kernel larger than input (SAME pads)", {1, 2, 2, 1}, {3, 3, 1, 1}, 25),
+                xf("large", {3, 20, 17, 4}, {5, 5, 4, 8}, 27)}));
   rows.push_back(conv_row("conv2d_dilated", dilated,
                           {xf("1x7x8x2 * 3x2 dil 2x3", {1, 7, 8, 2}, {3, 2, 2, 2}, 31),
                            xf("small 1x5x6x1 * 2x2", {1, 5, 6, 1}, {2, 2, 1, 2}, 35),
@@ -278,64 +318,119 @@ std::vector<OpRow> conv_rows() {
 
   // Backprop rows (the forward shapes of the rows above).
   {
-    OpRow r = input_grad_row(
-        "conv2d_backprop_input_same_stride2", same2, false,
-        {bp_case("1x7x6x3", {1, 7, 6, 3}, {3, 3, 3, 2}, {1, 4, 3, 2}, 81),
-         bp_case("large", {3, 20, 17, 4}, {5, 5, 4, 8}, {3, 10, 9, 8}, 83)});
+    OpRow r = input_grad_row("conv2d_backprop_input_same_stride2", same2, false,
+                             {bp_case("1x7x6x3", {1, 7, 6, 3}, {3, 3, 3, 2}, {1, 4, 3, 2}, 81),
+                              bp_case("large", {3, 20, 17, 4}, {5, 5, 4, 8}, {3, 10, 9, 8}, 83)});
     const Padding same("SAME");
     r.invalid = {
         {"negative input_sizes",
-         [same] { conv2d_backprop_input({1, -7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same); },
+         [same] {
+           conv2d_backprop_input({1, -7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same);
+         },
          ErrorCode::kInvalidArgument,
          "Conv2DBackpropInput: input_sizes must be non-negative, got [1,-7,6,3]"},
         {"input_sizes of 3 values",
-         [same] { conv2d_backprop_input({7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same); },
+         [same] {
+           conv2d_backprop_input({7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same);
+         },
          ErrorCode::kInvalidArgument, "input_sizes must have 4 elements, got 3"},
         {"out_backprop of the wrong size",
-         [same] { conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 5, 3, 2}), {2}, same); },
+         [same] {
+           conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 5, 3, 2}), {2}, same);
+         },
          ErrorCode::kInvalidArgument,
          "Size of out_backprop doesn't match computed: actual = 5, computed = 4"},
         {"out_backprop depth",
-         [same] { conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 3}), {2}, same); },
+         [same] {
+           conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 3, 2}), f32({1, 4, 3, 3}), {2}, same);
+         },
          ErrorCode::kInvalidArgument, "(out_depth)"},
         {"mismatched channels",
-         [same] { conv2d_backprop_input({1, 7, 6, 4}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same); },
+         [same] {
+           conv2d_backprop_input({1, 7, 6, 4}, f32({3, 3, 3, 2}), f32({1, 4, 3, 2}), {2}, same);
+         },
          ErrorCode::kInvalidArgument, "input depth must be evenly divisible by filter depth"},
     };
     rows.push_back(std::move(r));
   }
-  rows.push_back(input_grad_row("conv2d_backprop_input_grouped_dilated", dilated, false,
-                                {bp_case("groups 2", {1, 7, 8, 4}, {3, 2, 2, 4}, {1, 7, 8, 4}, 85),
-                                 bp_case("small, groups 2", {1, 4, 5, 2}, {2, 2, 1, 2}, {1, 4, 5, 2}, 87)}));
+  rows.push_back(
+      input_grad_row("conv2d_backprop_input_grouped_dilated", dilated, false,
+                     {bp_case("groups 2", {1, 7, 8, 4}, {3, 2, 2, 4}, {1, 7, 8, 4}, 85),
+                      bp_case("small, groups 2", {1, 4, 5, 2}, {2, 2, 1, 2}, {1, 4, 5, 2}, 87)}));
   {
-    OpRow r = filter_grad_row(
-        "conv2d_backprop_filter_explicit", expl, false,
-        {bp_case("1x5x4x2", {3, 3, 2, 2}, {1, 5, 4, 2}, {1, 3, 5, 2}, 91),
-         bp_case("large", {3, 3, 4, 8}, {2, 15, 15, 4}, {2, 8, 16, 8}, 93)});
+    OpRow r = filter_grad_row("conv2d_backprop_filter_explicit", expl, false,
+                              {bp_case("1x5x4x2", {3, 3, 2, 2}, {1, 5, 4, 2}, {1, 3, 5, 2}, 91),
+                               bp_case("large", {3, 3, 4, 8}, {2, 15, 15, 4}, {2, 8, 16, 8}, 93)});
     const Padding valid_p("VALID");
     r.invalid = {
         {"negative filter_sizes",
-         [valid_p] { conv2d_backprop_filter(f32({1, 5, 5, 1}), {3, -3, 1, 1}, f32({1, 3, 3, 1}), {1}, valid_p); },
+         [valid_p] {
+           conv2d_backprop_filter(f32({1, 5, 5, 1}), {3, -3, 1, 1}, f32({1, 3, 3, 1}), {1},
+                                  valid_p);
+         },
          ErrorCode::kInvalidArgument, "filter_sizes must be non-negative"},
         {"out_backprop rank 3",
-         [valid_p] { conv2d_backprop_filter(f32({1, 5, 5, 1}), {3, 3, 1, 1}, f32({3, 3, 1}), {1}, valid_p); },
+         [valid_p] {
+           conv2d_backprop_filter(f32({1, 5, 5, 1}), {3, 3, 1, 1}, f32({3, 3, 1}), {1}, valid_p);
+         },
          ErrorCode::kInvalidArgument, "out_backprop must be 4-dimensional"},
         {"batch differs",
-         [valid_p] { conv2d_backprop_filter(f32({2, 5, 5, 1}), {3, 3, 1, 1}, f32({1, 3, 3, 1}), {1}, valid_p); },
+         [valid_p] {
+           conv2d_backprop_filter(f32({2, 5, 5, 1}), {3, 3, 1, 1}, f32({1, 3, 3, 1}), {1}, valid_p);
+         },
          ErrorCode::kInvalidArgument, "(batch)"},
     };
     rows.push_back(std::move(r));
   }
-  rows.push_back(filter_grad_row("conv2d_backprop_filter_valid", valid, false,
-                                 {bp_case("1x5x5x2", {3, 3, 2, 3}, {1, 5, 5, 2}, {1, 3, 3, 3}, 95),
-                                  bp_case("seed CNN layer", {3, 3, 1, 32}, {8, 28, 28, 1},
-                                          {8, 26, 26, 32}, 97)}));
-  rows.push_back(input_grad_row("depthwise_backprop_input_same_stride2", same2, true,
-                                {bp_case("1x7x6x2", {1, 7, 6, 2}, {3, 3, 2, 2}, {1, 4, 3, 4}, 101),
-                                 bp_case("large", {2, 21, 20, 8}, {3, 3, 8, 3}, {2, 11, 10, 24}, 103)}));
-  rows.push_back(filter_grad_row("depthwise_backprop_filter_valid", valid, true,
-                                 {bp_case("1x4x5x3", {3, 3, 3, 2}, {1, 4, 5, 3}, {1, 2, 3, 6}, 105),
-                                  bp_case("large", {3, 3, 8, 2}, {4, 20, 20, 8}, {4, 18, 18, 16}, 107)}));
+  rows.push_back(filter_grad_row(
+      "conv2d_backprop_filter_valid", valid, false,
+      {bp_case("1x5x5x2", {3, 3, 2, 3}, {1, 5, 5, 2}, {1, 3, 3, 3}, 95),
+       bp_case("seed CNN layer", {3, 3, 1, 32}, {8, 28, 28, 1}, {8, 26, 26, 32}, 97)}));
+  {
+    const Padding same("SAME");
+    OpRow r = input_grad_row("depthwise_backprop_input_invalid", same2, true,
+                             {bp_case("1x3x3x1", {1, 3, 3, 1}, {2, 2, 1, 1}, {1, 2, 2, 1}, 109)});
+    r.invalid = {
+        {"channels differ",
+         [same] {
+           depthwise_conv2d_backprop_input({1, 7, 6, 3}, f32({3, 3, 2, 2}), f32({1, 4, 3, 4}), {2},
+                                           same);
+         },
+         ErrorCode::kInvalidArgument, "input and filter must have the same depth: 3 vs 2"},
+        {"out_backprop depth",
+         [same] {
+           depthwise_conv2d_backprop_input({1, 7, 6, 2}, f32({3, 3, 2, 2}), f32({1, 4, 3, 2}), {2},
+                                           same);
+         },
+         ErrorCode::kInvalidArgument, "(out_depth)"},
+    };
+    rows.push_back(std::move(r));
+    OpRow f = filter_grad_row("depthwise_backprop_filter_invalid", same2, true,
+                              {bp_case("1x3x3x1", {2, 2, 1, 1}, {1, 3, 3, 1}, {1, 2, 2, 1}, 119)});
+    f.invalid = {
+        {"filter_sizes of 5 values",
+         [same] {
+           depthwise_conv2d_backprop_filter(f32({1, 7, 6, 2}), {3, 3, 2, 2, 1}, f32({1, 4, 3, 4}),
+                                            {2}, same);
+         },
+         ErrorCode::kInvalidArgument, "filter_sizes must have 4 elements, got 5"},
+        {"input rank 3",
+         [same] {
+           depthwise_conv2d_backprop_filter(f32({7, 6, 2}), {3, 3, 2, 2}, f32({1, 4, 3, 4}), {2},
+                                            same);
+         },
+         ErrorCode::kInvalidArgument, "input must be 4-dimensional"},
+    };
+    rows.push_back(std::move(f));
+  }
+  rows.push_back(
+      input_grad_row("depthwise_backprop_input_same_stride2", same2, true,
+                     {bp_case("1x7x6x2", {1, 7, 6, 2}, {3, 3, 2, 2}, {1, 4, 3, 4}, 101),
+                      bp_case("large", {2, 21, 20, 8}, {3, 3, 8, 3}, {2, 11, 10, 24}, 103)}));
+  rows.push_back(
+      filter_grad_row("depthwise_backprop_filter_valid", valid, true,
+                      {bp_case("1x4x5x3", {3, 3, 3, 2}, {1, 4, 5, 3}, {1, 2, 3, 6}, 105),
+                       bp_case("large", {3, 3, 8, 2}, {4, 20, 20, 8}, {4, 18, 18, 16}, 107)}));
 
   // Composites.
   {
@@ -349,8 +444,8 @@ std::vector<OpRow> conv_rows() {
       return std::vector<Tensor>{conv2d_transpose(in[0], in[1], {1, 6, 5, 3}, {2}, "SAME")};
     };
     row.reference = [same2](const std::vector<Ref>& in, DType dt) {
-      return std::vector<Ref>{
-          conv_ref::as_dtype(conv_ref::conv_input_grad({1, 6, 5, 3}, in[1], in[0], same2, false), dt)};
+      return std::vector<Ref>{conv_ref::as_dtype(
+          conv_ref::conv_input_grad({1, 6, 5, 3}, in[1], in[0], same2, false), dt)};
     };
     tolerances(row);
     rows.push_back(std::move(row));
@@ -378,10 +473,13 @@ std::vector<OpRow> conv_rows() {
     };
     tolerances(row);
     row.invalid = {{"explicit padding",
-                    [] { conv1d(f32({1, 5, 1}), f32({3, 1, 1}), 1, {{0, 0}, {0, 0}, {1, 1}, {0, 0}}); },
+                    [] {
+                      conv1d(f32({1, 5, 1}), f32({3, 1, 1}), 1, {{0, 0}, {0, 0}, {1, 1}, {0, 0}});
+                    },
                     ErrorCode::kInvalidArgument, "conv1d takes padding"}};
     rows.push_back(std::move(row));
   }
+  share_invalid_cases(rows);
   return rows;
 }
 

@@ -43,7 +43,10 @@ std::vector<Ref> sparse_ref(const Ref& logits, const Ref& labels) {
 }
 
 // Loss and backprop for label distributions; both [n, k] after broadcasting.
-std::vector<Ref> dense_ref(const Ref& logits, const Ref& labels) {
+std::vector<Ref> dense_ref(Ref logits, Ref labels) {
+  // Rank < 2 broadcasts as if padded with leading 1s.
+  while (logits.shape.size() < 2) logits.shape.insert(logits.shape.begin(), 1);
+  while (labels.shape.size() < 2) labels.shape.insert(labels.shape.begin(), 1);
   const int64_t n = std::max(logits.shape[0], labels.shape[0]);
   const int64_t k = std::max(logits.shape[1], labels.shape[1]);
   auto at = [](const Ref& r, int64_t i, int64_t j) {
@@ -297,6 +300,7 @@ OpRow dense_op_row() {
       {"matrix", {filled({3, 4}, -3, 3, 1), filled({3, 4}, 0, 1, 2)}, {}},
       {"labels broadcast", {filled({3, 4}, -3, 3, 3), filled({1, 4}, 0, 1, 4)}, {}},
       {"logits broadcast", {filled({1, 4}, -3, 3, 5), filled({3, 4}, 0, 1, 6)}, {}},
+      {"rank-1 labels", {filled({3, 4}, -3, 3, 11), filled({4}, 0, 1, 12)}, {}},
       {"column logits", {filled({3, 1}, -3, 3, 7), filled({3, 4}, 0, 1, 8)}, {}},
       {"empty batch", {shaped({0, 3}, {}), shaped({0, 3}, {})}, {}},
       {"large", {filled({300, 64}, -5, 5, 9), filled({300, 64}, 0, 1, 10)}, {}},
@@ -304,7 +308,7 @@ OpRow dense_op_row() {
   row.fn = [](In in) {
     return nn::softmax_cross_entropy_with_logits_op(in[0], distribution(in[1], -1));
   };
-  row.reference = [](RefIn in, DType) { return dense_ref(in[0], distribution_ref(in[1], 1)); };
+  row.reference = [](RefIn in, DType) { return dense_ref(in[0], distribution_ref(in[1], -1)); };
   return row;
 }
 

@@ -7,9 +7,9 @@ namespace internal {
 
 // Checks that element `index` matches the first element of its batch, component by component.
 void check_batchable(const Element& first, const Element& e, int64_t index) {
-  TFCC_CHECK_ARG(e.size() == first.size(), "Cannot batch elements with different structures: ",
-                 "element 0 has ", first.size(), " components and element ", index, " has ",
-                 e.size());
+  TFCC_CHECK_ARG(e.size() == first.size(),
+                 "Cannot batch elements with different structures: ", "element 0 has ",
+                 first.size(), " components and element ", index, " has ", e.size());
   for (size_t c = 0; c < e.size(); ++c) {
     TFCC_CHECK_ARG(e[c].dtype() == first[c].dtype(), "Cannot batch tensors with different dtypes ",
                    "in component ", c, ". First element had dtype ", dtype_name(first[c].dtype()),

@@ -64,8 +64,9 @@ class FileReader {
     if (!in_) throw NotFoundError(tfcc::internal::str_cat("Could not open cache file ", path));
     char magic[kMagicSize];
     if (!in_.read(magic, kMagicSize) || std::string_view(magic, kMagicSize) != kMagic) {
-      throw DataLossError(tfcc::internal::str_cat("Cache file ", path, " at offset 0: not a tfcc cache "
-                                            "file (bad magic)"));
+      throw DataLossError(tfcc::internal::str_cat("Cache file ", path,
+                                                  " at offset 0: not a tfcc cache "
+                                                  "file (bad magic)"));
     }
     offset_ = kMagicSize;
   }
@@ -95,7 +96,7 @@ class FileReader {
  private:
   [[noreturn]] void corrupt(const char* what) const {
     throw DataLossError(tfcc::internal::str_cat("Cache file ", path_, " is corrupted at offset ",
-                                          offset_, " (record ", index_, "): ", what));
+                                                offset_, " (record ", index_, "): ", what));
   }
   std::string path_;
   std::ifstream in_;
@@ -192,13 +193,13 @@ class CacheIt : public IteratorBase {
 
   void open_temp() {
     tmp_path_ = tfcc::internal::str_cat(n_->data_path(), ".tmp-", ::getpid(), "-",
-                                  reinterpret_cast<uintptr_t>(this));
+                                        reinterpret_cast<uintptr_t>(this));
     tmp_ = std::fopen(tmp_path_.c_str(), "wb");
     if (!tmp_) {
       release_writer();
-      throw PermissionDeniedError(
-          tfcc::internal::str_cat("Could not create cache file ", tmp_path_, " for dataset.cache(\"",
-                            n_->filename_, "\")"));
+      throw PermissionDeniedError(tfcc::internal::str_cat("Could not create cache file ", tmp_path_,
+                                                          " for dataset.cache(\"", n_->filename_,
+                                                          "\")"));
     }
     write_bytes(kMagic, kMagicSize);
   }
@@ -244,7 +245,8 @@ class CacheIt : public IteratorBase {
         std::lock_guard<std::mutex> lock(n_->state_.mu);
         n_->state_.writing = false;
         mode_ = kPassThrough;
-        throw UnknownError(tfcc::internal::str_cat("Could not complete cache file ", n_->data_path()));
+        throw UnknownError(
+            tfcc::internal::str_cat("Could not complete cache file ", n_->data_path()));
       }
     }
     std::lock_guard<std::mutex> lock(n_->state_.mu);

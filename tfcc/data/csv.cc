@@ -11,17 +11,17 @@ namespace {
 // Walks CSV text one record at a time.
 class CsvReader {
  public:
-  CsvReader(std::string_view text, const std::vector<CsvColumn>& columns,
-            const CsvOptions& options, const std::string& source)
+  CsvReader(std::string_view text, const std::vector<CsvColumn>& columns, const CsvOptions& options,
+            const std::string& source)
       : text_(text), cols_(columns), opt_(options), source_(source) {
     TFCC_CHECK_ARG(!cols_.empty(), "CsvDataset: record_defaults must not be empty");
     TFCC_CHECK_ARG(opt_.select_cols.empty() || opt_.select_cols.size() == cols_.size(),
-                   "CsvDataset: ", cols_.size(), " record_defaults for ",
-                   opt_.select_cols.size(), " select_cols; they must match");
+                   "CsvDataset: ", cols_.size(), " record_defaults for ", opt_.select_cols.size(),
+                   " select_cols; they must match");
     for (size_t i = 0; i < opt_.select_cols.size(); ++i) {
-      TFCC_CHECK_ARG(opt_.select_cols[i] >= 0 && (i == 0 || opt_.select_cols[i] >
-                                                                 opt_.select_cols[i - 1]),
-                     "CsvDataset: select_cols must be non-negative and strictly increasing");
+      TFCC_CHECK_ARG(
+          opt_.select_cols[i] >= 0 && (i == 0 || opt_.select_cols[i] > opt_.select_cols[i - 1]),
+          "CsvDataset: select_cols must be non-negative and strictly increasing");
     }
     for (size_t i = 0; i < cols_.size(); ++i) {
       DType d = cols_[i].dtype;
@@ -114,8 +114,8 @@ class CsvReader {
     T v{};
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || s.empty()) {
-      const char* type = std::is_same_v<T, float>    ? "float"
-                         : std::is_same_v<T, double> ? "double"
+      const char* type = std::is_same_v<T, float>     ? "float"
+                         : std::is_same_v<T, double>  ? "double"
                          : std::is_same_v<T, int32_t> ? "int32"
                                                       : "int64";
       fail_arg(offset, tfcc::internal::str_cat("Field ", col, " in record ", record_,
@@ -125,12 +125,11 @@ class CsvReader {
   }
 
   Element convert(const std::vector<std::string>& fields, size_t offset) const {
-    size_t want = opt_.select_cols.empty()
-                      ? cols_.size()
-                      : static_cast<size_t>(opt_.select_cols.back()) + 1;
+    size_t want =
+        opt_.select_cols.empty() ? cols_.size() : static_cast<size_t>(opt_.select_cols.back()) + 1;
     if (opt_.select_cols.empty() ? fields.size() != want : fields.size() < want) {
-      fail_arg(offset, tfcc::internal::str_cat("Expect ", want, " fields but have ",
-                                               fields.size(), " in record ", record_));
+      fail_arg(offset, tfcc::internal::str_cat("Expect ", want, " fields but have ", fields.size(),
+                                               " in record ", record_));
     }
     Element e;
     for (size_t i = 0; i < cols_.size(); ++i) {
@@ -138,17 +137,27 @@ class CsvReader {
       const std::string& f = fields[col];
       if (f.empty() || (!opt_.na_value.empty() && f == opt_.na_value)) {
         if (!cols_[i].default_value.defined()) {
-          fail_arg(offset, tfcc::internal::str_cat("Field ", col, " is required but missing in "
-                                                   "record ", record_, "!"));
+          fail_arg(offset, tfcc::internal::str_cat("Field ", col,
+                                                   " is required but missing in "
+                                                   "record ",
+                                                   record_, "!"));
         }
         e.push_back(cols_[i].default_value);
         continue;
       }
       switch (cols_[i].dtype) {
-        case DType::kInt32: e.push_back(parse_number<int32_t>(f, col, offset)); break;
-        case DType::kInt64: e.push_back(parse_number<int64_t>(f, col, offset)); break;
-        case DType::kFloat64: e.push_back(parse_number<double>(f, col, offset)); break;
-        default: e.push_back(parse_number<float>(f, col, offset)); break;
+        case DType::kInt32:
+          e.push_back(parse_number<int32_t>(f, col, offset));
+          break;
+        case DType::kInt64:
+          e.push_back(parse_number<int64_t>(f, col, offset));
+          break;
+        case DType::kFloat64:
+          e.push_back(parse_number<double>(f, col, offset));
+          break;
+        default:
+          e.push_back(parse_number<float>(f, col, offset));
+          break;
       }
     }
     return e;

@@ -12,3 +12,4 @@
 #include "tfcc/data/gzip.h"
 #include "tfcc/data/idx.h"
 #include "tfcc/data/iterator.h"
+#include "tfcc/data/tfrecord.h"

@@ -37,8 +37,9 @@ ElementSpec most_specific_compatible(const ElementSpec& a, const ElementSpec& b,
                                      const std::string& what) {
   if (a.empty()) return b;  // an unknown spec (see MapOptions::output_spec) adopts the other
   if (b.empty()) return a;
-  TFCC_CHECK_ARG(a.size() == b.size(), what, ": the datasets have different structures: ",
-                 spec_string(a), " vs. ", spec_string(b));
+  TFCC_CHECK_ARG(a.size() == b.size(), what,
+                 ": the datasets have different structures: ", spec_string(a), " vs. ",
+                 spec_string(b));
   ElementSpec out(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
     TFCC_CHECK_ARG(a[i].dtype == b[i].dtype, what, ": component ", i, " has dtype ",

@@ -19,19 +19,18 @@ class GeneratorNode : public DatasetNode {
 
   void check(const Element& e, int64_t index) const {
     TFCC_CHECK_ARG(e.size() == spec_.size(), "`generator` yielded an element of ", e.size(),
-                   " components where an element of ", spec_.size(),
-                   " was expected (element ", index, ", output_signature ", spec_string(spec_),
-                   ")");
+                   " components where an element of ", spec_.size(), " was expected (element ",
+                   index, ", output_signature ", spec_string(spec_), ")");
     for (size_t i = 0; i < e.size(); ++i) {
-      TFCC_CHECK_ARG(e[i].defined() && !e[i].is_symbolic(), "`generator` yielded element ",
-                     index, " whose component ", i, " is not a concrete tensor");
-      TFCC_CHECK_ARG(e[i].dtype() == spec_[i].dtype &&
-                         spec_[i].shape.is_compatible_with(e[i].partial_shape()),
-                     "`generator` yielded an element that did not match the expected type. The "
-                     "expected type was ",
-                     spec_[i].to_string(), ", but the yielded element ", index, " component ", i,
-                     " was TensorSpec(shape=", e[i].shape().to_string(),
-                     ", dtype=", dtype_name(e[i].dtype()), ").");
+      TFCC_CHECK_ARG(e[i].defined() && !e[i].is_symbolic(), "`generator` yielded element ", index,
+                     " whose component ", i, " is not a concrete tensor");
+      TFCC_CHECK_ARG(
+          e[i].dtype() == spec_[i].dtype && spec_[i].shape.is_compatible_with(e[i].partial_shape()),
+          "`generator` yielded an element that did not match the expected type. The "
+          "expected type was ",
+          spec_[i].to_string(), ", but the yielded element ", index, " component ", i,
+          " was TensorSpec(shape=", e[i].shape().to_string(), ", dtype=", dtype_name(e[i].dtype()),
+          ").");
     }
   }
 

@@ -46,8 +46,8 @@ class TensorSlicesNode : public DatasetNode {
                      " is not a concrete tensor");
       TFCC_CHECK_ARG(t.rank() >= 1, "from_tensor_slices: component ", i,
                      " is a scalar; every component needs a first dimension to slice");
-      TFCC_CHECK_ARG(t.shape().dim(0) == components_[0].shape().dim(0),
-                     "Dimensions ", components_[0].shape().dim(0), " and ", t.shape().dim(0),
+      TFCC_CHECK_ARG(t.shape().dim(0) == components_[0].shape().dim(0), "Dimensions ",
+                     components_[0].shape().dim(0), " and ", t.shape().dim(0),
                      " are not compatible: all components must have the same size in dimension "
                      "0 (component 0 has shape ",
                      components_[0].shape().to_string(), ", component ", i, " has shape ",

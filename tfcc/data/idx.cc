@@ -13,15 +13,16 @@ uint32_t be32(const unsigned char* p) {
 }
 
 [[noreturn]] void bad(const std::string& source, size_t offset, const std::string& what) {
-  throw DataLossError(tfcc::internal::str_cat("Invalid IDX file ", source, " at offset ", offset,
-                                              ": ", what));
+  throw DataLossError(
+      tfcc::internal::str_cat("Invalid IDX file ", source, " at offset ", offset, ": ", what));
 }
 
 template <typename Out, typename Raw>
 void decode_be(const unsigned char* in, Out* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     uint64_t v = 0;
-    for (size_t b = 0; b < sizeof(Raw); ++b) v = (v << 8) | in[i * int64_t(sizeof(Raw)) + int64_t(b)];
+    for (size_t b = 0; b < sizeof(Raw); ++b)
+      v = (v << 8) | in[i * int64_t(sizeof(Raw)) + int64_t(b)];
     Raw r;
     std::memcpy(&r, &v, sizeof(Raw));  // little-endian host: the low bytes of v
     out[i] = static_cast<Out>(r);
@@ -39,19 +40,38 @@ Tensor parse_idx(std::string_view bytes, const std::string& source) {
   size_t elem = 0;
   DType dtype = uint8;
   switch (type) {
-    case 0x08: elem = 1; dtype = uint8; break;
-    case 0x09: elem = 1; dtype = int32; break;
-    case 0x0B: elem = 2; dtype = int32; break;
-    case 0x0C: elem = 4; dtype = int32; break;
-    case 0x0D: elem = 4; dtype = float32; break;
-    case 0x0E: elem = 8; dtype = float64; break;
+    case 0x08:
+      elem = 1;
+      dtype = uint8;
+      break;
+    case 0x09:
+      elem = 1;
+      dtype = int32;
+      break;
+    case 0x0B:
+      elem = 2;
+      dtype = int32;
+      break;
+    case 0x0C:
+      elem = 4;
+      dtype = int32;
+      break;
+    case 0x0D:
+      elem = 4;
+      dtype = float32;
+      break;
+    case 0x0E:
+      elem = 8;
+      dtype = float64;
+      break;
     default:
       bad(source, 2, tfcc::internal::str_cat("unknown data type 0x", std::hex, type));
   }
   size_t header = 4 + 4 * ndims;
   if (bytes.size() < header) {
-    bad(source, bytes.size(), tfcc::internal::str_cat("truncated header: ", ndims,
-                                                      " dimensions need ", header, " bytes"));
+    bad(source, bytes.size(),
+        tfcc::internal::str_cat("truncated header: ", ndims, " dimensions need ", header,
+                                " bytes"));
   }
   std::vector<int64_t> dims(ndims);
   int64_t n = 1;
@@ -65,9 +85,9 @@ Tensor parse_idx(std::string_view bytes, const std::string& source) {
   }
   size_t have = bytes.size() - header;
   if (have < static_cast<uint64_t>(data_bytes)) {
-    bad(source, bytes.size(), tfcc::internal::str_cat("truncated: the header announces ",
-                                                      data_bytes, " data bytes, the file has ",
-                                                      have));
+    bad(source, bytes.size(),
+        tfcc::internal::str_cat("truncated: the header announces ", data_bytes,
+                                " data bytes, the file has ", have));
   }
   if (have > static_cast<uint64_t>(data_bytes)) {
     bad(source, header + static_cast<size_t>(data_bytes),
@@ -77,12 +97,24 @@ Tensor parse_idx(std::string_view bytes, const std::string& source) {
   Tensor t = Tensor::empty(dtype, Shape(dims));
   const unsigned char* d = p + header;
   switch (type) {
-    case 0x08: if (n) std::memcpy(t.mutable_raw_data(), d, static_cast<size_t>(n)); break;
-    case 0x09: decode_be<int32_t, int8_t>(d, t.mutable_data<int32_t>(), n); break;
-    case 0x0B: decode_be<int32_t, int16_t>(d, t.mutable_data<int32_t>(), n); break;
-    case 0x0C: decode_be<int32_t, int32_t>(d, t.mutable_data<int32_t>(), n); break;
-    case 0x0D: decode_be<float, float>(d, t.mutable_data<float>(), n); break;
-    case 0x0E: decode_be<double, double>(d, t.mutable_data<double>(), n); break;
+    case 0x08:
+      if (n) std::memcpy(t.mutable_raw_data(), d, static_cast<size_t>(n));
+      break;
+    case 0x09:
+      decode_be<int32_t, int8_t>(d, t.mutable_data<int32_t>(), n);
+      break;
+    case 0x0B:
+      decode_be<int32_t, int16_t>(d, t.mutable_data<int32_t>(), n);
+      break;
+    case 0x0C:
+      decode_be<int32_t, int32_t>(d, t.mutable_data<int32_t>(), n);
+      break;
+    case 0x0D:
+      decode_be<float, float>(d, t.mutable_data<float>(), n);
+      break;
+    case 0x0E:
+      decode_be<double, double>(d, t.mutable_data<double>(), n);
+      break;
   }
   return t;
 }

@@ -1,7 +1,7 @@
 // IDX files, the format of MNIST and Fashion-MNIST, as tensors and datasets.
 //
-//   tfcc::Tensor images = tfcc::data::read_idx("train-images-idx3-ubyte.gz");  // uint8 (60000,28,28)
-//   auto ds = tfcc::data::idx_dataset({"train-images-idx3-ubyte.gz",
+//   tfcc::Tensor images = tfcc::data::read_idx("train-images-idx3-ubyte.gz");  // uint8
+//   (60000,28,28) auto ds = tfcc::data::idx_dataset({"train-images-idx3-ubyte.gz",
 //                                      "train-labels-idx1-ubyte.gz"});     // (image, label)
 //
 // Format: magic `00 00 <type> <ndims>`, ndims big-endian uint32 sizes, then the data in C order,

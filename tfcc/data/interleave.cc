@@ -88,7 +88,8 @@ class InterleaveIt : public IteratorBase {
 
   void restore(StateReader& r) override {
     int64_t cycle = r.read_i64();
-    if (cycle < 0 || cycle >= n_->cycle_length_) throw DataLossError("InterleaveDataset: bad cycle");
+    if (cycle < 0 || cycle >= n_->cycle_length_)
+      throw DataLossError("InterleaveDataset: bad cycle");
     cycle_ = static_cast<size_t>(cycle);
     block_ = r.read_i64();
     input_done_ = r.read_i64() != 0;

@@ -1,8 +1,7 @@
 // Dataset::map: the node, its output spec, and sequential iteration.
-#include "tfcc/data/map_internal.h"
-
 #include <cstring>
 
+#include "tfcc/data/map_internal.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::data {

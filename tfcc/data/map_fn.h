@@ -33,15 +33,24 @@ constexpr bool invocable_with_n(std::index_sequence<I...>) {
 /// How many separate tensors F takes (1..8), or 0 if none fits.
 template <typename F>
 constexpr size_t tensor_arity() {
-  if constexpr (invocable_with_n<F>(std::make_index_sequence<1>{})) return 1;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<2>{})) return 2;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<3>{})) return 3;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<4>{})) return 4;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<5>{})) return 5;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<6>{})) return 6;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<7>{})) return 7;
-  else if constexpr (invocable_with_n<F>(std::make_index_sequence<8>{})) return 8;
-  else return 0;
+  if constexpr (invocable_with_n<F>(std::make_index_sequence<1>{}))
+    return 1;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<2>{}))
+    return 2;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<3>{}))
+    return 3;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<4>{}))
+    return 4;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<5>{}))
+    return 5;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<6>{}))
+    return 6;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<7>{}))
+    return 7;
+  else if constexpr (invocable_with_n<F>(std::make_index_sequence<8>{}))
+    return 8;
+  else
+    return 0;
 }
 
 template <typename R>
@@ -65,14 +74,13 @@ decltype(auto) call_unpacked(F& f, const Element& e, std::index_sequence<I...>) 
 /// Calls `f` on the element: as a whole when it takes an Element, else unpacked.
 template <typename F>
 decltype(auto) invoke_on_element(F& f, const Element& e, const char* what) {
-  if constexpr (std::is_invocable_v<F&, const Element&> &&
-                !std::is_invocable_v<F&, Tensor>) {
+  if constexpr (std::is_invocable_v<F&, const Element&> && !std::is_invocable_v<F&, Tensor>) {
     return f(e);
   } else {
     constexpr size_t n = tensor_arity<F&>();
     static_assert(n > 0, "a tf.data function must take tensors or a const Element&");
-    TFCC_CHECK_ARG(e.size() == n, what, ": the function takes ", n,
-                   " tensors but the element has ", e.size(), " components");
+    TFCC_CHECK_ARG(e.size() == n, what, ": the function takes ", n, " tensors but the element has ",
+                   e.size(), " components");
     return call_unpacked(f, e, std::make_index_sequence<n>{});
   }
 }

@@ -38,14 +38,14 @@ class PaddedBatchNode : public DatasetNode {
     TFCC_CHECK_ARG(batch_size > 0, "Batch size must be greater than zero, got ", batch_size, ".");
     const ElementSpec& in = input_->element_spec();
     if (opt_.padded_shapes) {
-      TFCC_CHECK_ARG(opt_.padded_shapes->size() == in.size(), "padded_batch: ",
-                     opt_.padded_shapes->size(), " padded shapes for ", in.size(),
+      TFCC_CHECK_ARG(opt_.padded_shapes->size() == in.size(),
+                     "padded_batch: ", opt_.padded_shapes->size(), " padded shapes for ", in.size(),
                      " components");
     }
     if (opt_.padding_values) {
-      TFCC_CHECK_ARG(opt_.padding_values->size() == in.size(), "padded_batch: ",
-                     opt_.padding_values->size(), " padding values for ", in.size(),
-                     " components");
+      TFCC_CHECK_ARG(opt_.padding_values->size() == in.size(),
+                     "padded_batch: ", opt_.padding_values->size(), " padding values for ",
+                     in.size(), " components");
       for (size_t c = 0; c < in.size(); ++c) {
         const Tensor& v = (*opt_.padding_values)[c];
         TFCC_CHECK_ARG(v.defined() && v.rank() == 0, "padded_batch: padding value ", c,
@@ -75,11 +75,10 @@ class PaddedBatchNode : public DatasetNode {
     std::vector<int64_t> target(static_cast<size_t>(rank), 0);
     for (size_t r = 0; r < rows.size(); ++r) {
       const Tensor& t = rows[r][c];
-      TFCC_CHECK_ARG(t.dtype() == first.dtype() && t.rank() == rank,
-                     "padded_batch: element ", r, " component ", c, " has shape ",
-                     t.shape().debug_string(), " and dtype ", dtype_name(t.dtype()),
-                     "; element 0 has ", first.shape().debug_string(), " and ",
-                     dtype_name(first.dtype()));
+      TFCC_CHECK_ARG(t.dtype() == first.dtype() && t.rank() == rank, "padded_batch: element ", r,
+                     " component ", c, " has shape ", t.shape().debug_string(), " and dtype ",
+                     dtype_name(t.dtype()), "; element 0 has ", first.shape().debug_string(),
+                     " and ", dtype_name(first.dtype()));
       for (int d = 0; d < rank; ++d) {
         target[static_cast<size_t>(d)] = std::max(target[static_cast<size_t>(d)], t.shape().dim(d));
       }
@@ -92,8 +91,8 @@ class PaddedBatchNode : public DatasetNode {
       for (int d = 0; d < rank; ++d) {
         if (ps.dim(d) < 0) continue;
         TFCC_CHECK_ARG(ps.dim(d) >= target[static_cast<size_t>(d)],
-                       "Attempted to pad to a smaller size than the input element: component ",
-                       c, " dimension ", d, " has size ", target[static_cast<size_t>(d)],
+                       "Attempted to pad to a smaller size than the input element: component ", c,
+                       " dimension ", d, " has size ", target[static_cast<size_t>(d)],
                        " but the padded shape is ", ps.to_string());
         target[static_cast<size_t>(d)] = ps.dim(d);
       }
@@ -135,9 +134,9 @@ class PaddedBatchNode : public DatasetNode {
             done_ = true;
             break;
           }
-          TFCC_CHECK_ARG(rows.empty() || e->size() == rows[0].size(),
-                         "padded_batch: element ", rows.size(), " has ", e->size(),
-                         " components, element 0 has ", rows[0].size());
+          TFCC_CHECK_ARG(rows.empty() || e->size() == rows[0].size(), "padded_batch: element ",
+                         rows.size(), " has ", e->size(), " components, element 0 has ",
+                         rows[0].size());
           rows.push_back(std::move(*e));
         }
         if (rows.empty() ||

@@ -37,7 +37,7 @@ class ParallelMapIt : public IteratorBase {
       : n_(n),
         input_(n->input()->make_iterator()),
         threads_(n->options().num_parallel_calls == AUTOTUNE ? autotune_threads()
-                                                              : n->options().num_parallel_calls),
+                                                             : n->options().num_parallel_calls),
         // Twice the threads in flight, so a worker always has a next element while the consumer
         // is away.
         max_in_flight_(2 * threads_) {}

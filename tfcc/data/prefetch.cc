@@ -131,13 +131,13 @@ class PrefetchIt : public IteratorBase {
         if (stop_ || end_) return;
       }
       Produced p;
-      {
-        std::lock_guard<std::mutex> in_lock(input_mu_);
-        try {
-          p.element = input_->next();
-        } catch (...) {
-          p.error = std::current_exception();
-        }
+      // input_mu_ stays held until the element is in the buffer, so save() (which takes
+      // input_mu_ then mu_) never sees the input advanced past an element not yet buffered.
+      std::lock_guard<std::mutex> in_lock(input_mu_);
+      try {
+        p.element = input_->next();
+      } catch (...) {
+        p.error = std::current_exception();
       }
       std::lock_guard<std::mutex> lock(mu_);
       if (!p.element && !p.error) end_ = true;

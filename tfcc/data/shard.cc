@@ -9,11 +9,11 @@ class ShardNode : public DatasetNode {
  public:
   ShardNode(std::shared_ptr<const DatasetNode> input, int64_t num_shards, int64_t index)
       : input_(std::move(input)), num_shards_(num_shards), index_(index) {
-    TFCC_CHECK_ARG(num_shards > 0,
-                   "Number of shards must be greater than zero (currently num_shards = ",
-                   num_shards, ").");
-    TFCC_CHECK_ARG(index >= 0 && index < num_shards, "Index must be between 0 and ",
-                   num_shards - 1, " (currently index = ", index, ").");
+    TFCC_CHECK_ARG(
+        num_shards > 0,
+        "Number of shards must be greater than zero (currently num_shards = ", num_shards, ").");
+    TFCC_CHECK_ARG(index >= 0 && index < num_shards, "Index must be between 0 and ", num_shards - 1,
+                   " (currently index = ", index, ").");
   }
   const ElementSpec& element_spec() const override { return input_->element_spec(); }
   int64_t cardinality() const override {

@@ -18,7 +18,9 @@ namespace {
 class ShuffleNode : public DatasetNode {
  public:
   ShuffleNode(std::shared_ptr<const DatasetNode> input, int64_t buffer_size, ShuffleOptions opt)
-      : input_(std::move(input)), buffer_size_(buffer_size), reshuffle_(opt.reshuffle_each_iteration) {
+      : input_(std::move(input)),
+        buffer_size_(buffer_size),
+        reshuffle_(opt.reshuffle_each_iteration) {
     TFCC_CHECK_ARG(buffer_size > 0, "buffer_size must be greater than zero (got ", buffer_size,
                    ").");
     if (opt.seed) {

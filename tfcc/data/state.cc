@@ -34,8 +34,8 @@ void StateWriter::write_element(const Element& e) {
 void StateReader::need(size_t n, const char* what) {
   if (in_.size() - pos_ < n) {
     throw DataLossError(tfcc::internal::str_cat("Iterator state is truncated: reading ", what,
-                                          " at offset ", pos_, " needs ", n, " bytes, ",
-                                          in_.size() - pos_, " left"));
+                                                " at offset ", pos_, " needs ", n, " bytes, ",
+                                                in_.size() - pos_, " left"));
   }
 }
 
@@ -63,7 +63,7 @@ Tensor StateReader::read_tensor() {
   int64_t dtype = read_i64();
   if (dtype < 0 || dtype >= kNumDTypes) {
     throw DataLossError(tfcc::internal::str_cat("Iterator state holds an invalid dtype ", dtype,
-                                          " at offset ", pos_ - 8));
+                                                " at offset ", pos_ - 8));
   }
   int64_t rank = read_i64();
   if (rank < 0 || rank > 64) {

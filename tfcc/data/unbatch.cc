@@ -13,8 +13,8 @@ class UnbatchNode : public DatasetNode {
                      "Cannot unbatch an input with scalar components.");
       TensorSpec o{s.dtype, PartialShape::unknown_rank()};
       if (s.shape.rank_known()) {
-        o.shape = PartialShape(std::vector<int64_t>(s.shape.dims().begin() + 1,
-                                                    s.shape.dims().end()));
+        o.shape =
+            PartialShape(std::vector<int64_t>(s.shape.dims().begin() + 1, s.shape.dims().end()));
       }
       spec_.push_back(o);
     }

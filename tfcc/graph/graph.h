@@ -2,6 +2,7 @@
 // tfcc::config::run_functions_eagerly, and the graph IR they produce.
 #pragma once
 
+#include "tfcc/graph/compat/v1.h"
 #include "tfcc/graph/exec/executor.h"
 #include "tfcc/graph/ir/graph.h"
 #include "tfcc/graph/trace/concrete_function.h"

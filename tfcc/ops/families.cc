@@ -15,6 +15,7 @@ void register_linalg_ops(OpRegistry& r);
 void register_variable_ops(OpRegistry& r);
 void register_conv_ops(OpRegistry& r);
 void register_nn_ops(OpRegistry& r);
+void register_pool_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -28,6 +29,7 @@ void register_all_ops(OpRegistry& r) {
   register_variable_ops(r);
   register_conv_ops(r);
   register_nn_ops(r);
+  register_pool_ops(r);
 }
 
 }  // namespace tfcc

@@ -26,8 +26,7 @@ TEST(GraphErrorsTest, SymbolicToBoolNamesUserLineAndSaysUseCond) {
     FAIL();
   } catch (const FailedPreconditionError& e) {
     std::string m = e.what();
-    EXPECT_NE(m.find(internal::str_cat("errors_test.cc:", expected_line)), std::string::npos)
-        << m;
+    EXPECT_NE(m.find(internal::str_cat("errors_test.cc:", expected_line)), std::string::npos) << m;
     EXPECT_NE(m.find("tfcc::cond"), std::string::npos) << m;
     EXPECT_NE(m.find("trace of function 'function'"), std::string::npos) << m;
   }
@@ -38,7 +37,8 @@ TEST(GraphErrorsTest, TensorKeptPastItsTrace) {
   auto f = function(
       [&](Tensor x) {
         Tensor y = multiply(x, 2.0f);  // (operators record operators.h: C++ operators
-        kept = y;                      // cannot take a source_location argument)  // the seed's "don't keep tensors in your objects"
+        kept = y;  // cannot take a source_location argument)  // the seed's "don't keep tensors in
+                   // your objects"
         return y;
       },
       {.name = "leaky"});

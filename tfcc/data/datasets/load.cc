@@ -20,14 +20,16 @@ struct Known {
 
 const std::vector<Known>& known() {
   static const std::vector<Known> k = {
-      {"fashion_mnist", "fashion-mnist",
+      {"fashion_mnist",
+       "fashion-mnist",
        "Fashion-MNIST: 28x28 grayscale images of 70,000 fashion products from 10 categories "
        "(Zalando Research).",
        "Install it with `apt-get install dataset-fashion-mnist` (Debian), or put the four IDX "
        "files there",
        {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag",
         "Ankle boot"}},
-      {"mnist", "mnist",
+      {"mnist",
+       "mnist",
        "MNIST: 28x28 grayscale images of 70,000 handwritten digits (LeCun et al.).",
        "No Debian package ships the MNIST digits (dataset-fashion-mnist holds Fashion-MNIST in the "
        "same format); download train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
@@ -62,10 +64,9 @@ data::Dataset load_split(const std::string& dir, const char* images_file, const 
   Tensor labels = data::read_idx(lp);
   if (images.dtype() != uint8 || images.rank() != 3 || images.shape().dim(1) != 28 ||
       images.shape().dim(2) != 28) {
-    throw DataLossError(tfcc::internal::str_cat("Images file ", ip, " holds a ",
-                                                dtype_name(images.dtype()), " tensor of shape ",
-                                                images.shape().to_string(),
-                                                "; expected uint8 (N, 28, 28)"));
+    throw DataLossError(tfcc::internal::str_cat(
+        "Images file ", ip, " holds a ", dtype_name(images.dtype()), " tensor of shape ",
+        images.shape().to_string(), "; expected uint8 (N, 28, 28)"));
   }
   if (labels.dtype() != uint8 || labels.rank() != 1 ||
       labels.shape().dim(0) != images.shape().dim(0)) {
@@ -100,10 +101,10 @@ const data::Dataset& Splits::operator[](std::string_view split) const {
 
 std::string DatasetInfo::to_string() const {
   std::ostringstream os;
-  os << "tfcc::datasets::DatasetInfo(\n    name='" << name << "',\n    description='"
-     << description << "',\n    data_dir='" << data_dir << "',\n    features=(image: "
-     << features[0].to_string() << ", label: " << features[1].to_string()
-     << "),\n    num_classes=" << num_classes << ",\n    splits={";
+  os << "tfcc::datasets::DatasetInfo(\n    name='" << name << "',\n    description='" << description
+     << "',\n    data_dir='" << data_dir << "',\n    features=(image: " << features[0].to_string()
+     << ", label: " << features[1].to_string() << "),\n    num_classes=" << num_classes
+     << ",\n    splits={";
   bool first = true;
   for (const auto& [split, n] : splits) {
     os << (first ? "" : ", ") << "'" << split << "': " << n;
@@ -124,8 +125,8 @@ LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& option
       if (!names.empty()) names.append(", ");
       names.append(c.name);
     }
-    throw NotFoundError(tfcc::internal::str_cat("Dataset ", name, " not found. Available: ",
-                                                names));
+    throw NotFoundError(
+        tfcc::internal::str_cat("Dataset ", name, " not found. Available: ", names));
   }
   std::vector<std::string> searched;
   if (!options.data_dir.empty()) searched.push_back(options.data_dir);
@@ -149,9 +150,8 @@ LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& option
     }
     const char* env = std::getenv("TFCC_DATASETS_DIR");
     throw NotFoundError(tfcc::internal::str_cat(
-        "Dataset ", name, " not found: no folder holds its four IDX files (",
-        kFiles[0], "[.gz], ", kFiles[1], "[.gz], ", kFiles[2], "[.gz], ", kFiles[3],
-        "[.gz]). Searched:", places,
+        "Dataset ", name, " not found: no folder holds its four IDX files (", kFiles[0], "[.gz], ",
+        kFiles[1], "[.gz], ", kFiles[2], "[.gz], ", kFiles[3], "[.gz]). Searched:", places,
         env && *env ? "" : "\n  ($TFCC_DATASETS_DIR is not set)", "\n", k->install, "."));
   }
   DatasetInfo info;

@@ -32,13 +32,13 @@ struct Splits {
 
 /// What tfds' DatasetInfo says about a dataset.
 struct DatasetInfo {
-  std::string name;                         ///< "fashion_mnist"
-  std::string description;                  ///< one line
-  data::ElementSpec features;               ///< (image uint8 (28, 28), label int64 ())
-  int64_t num_classes = 0;                  ///< 10
-  std::vector<std::string> class_names;     ///< "T-shirt/top", "Trouser", ...
-  std::map<std::string, int64_t> splits;    ///< {"test": 10000, "train": 60000}
-  std::string data_dir;                     ///< where the files were found
+  std::string name;                       ///< "fashion_mnist"
+  std::string description;                ///< one line
+  data::ElementSpec features;             ///< (image uint8 (28, 28), label int64 ())
+  int64_t num_classes = 0;                ///< 10
+  std::vector<std::string> class_names;   ///< "T-shirt/top", "Trouser", ...
+  std::map<std::string, int64_t> splits;  ///< {"test": 10000, "train": 60000}
+  std::string data_dir;                   ///< where the files were found
   /// A multi-line summary, like printing tfds' info.
   std::string to_string() const;
 };

@@ -286,7 +286,7 @@ class Function {
   template <typename R, typename... Args>
   internal::FunctionCore::Tracer tracer(const Args&... args) const {
     return [&, f = f_](const std::vector<internal::ArgSpec>& specs, graph::TraceContext& ctx) {
-      const internal::ArgSpec* p = specs.data();
+      [[maybe_unused]] const internal::ArgSpec* p = specs.data();
       std::tuple<typename internal::ArgTraits<Args>::Traced...> traced{
           internal::ArgTraits<Args>::traced(args, p, ctx)...};
       if constexpr (std::is_void_v<R>) {

@@ -40,8 +40,8 @@ std::vector<OutputSpec> forward_shape(const InferenceContext& c) {
     const PartialShape b = c.shape(2);
     if (b.rank_known() &&
         (b.rank() != 1 || (b.dim(0) >= 0 && g.out_c >= 0 && b.dim(0) != g.out_c))) {
-      c.fail(internal::str_cat("bias must be a vector of the filter's output channels (",
-                               g.out_c, "), got shape ", b.to_string()));
+      c.fail(internal::str_cat("bias must be a vector of the filter's output channels (", g.out_c,
+                               "), got shape ", b.to_string()));
     }
   }
   return {{c.dtype(0), PartialShape(g.output_dims())}};
@@ -58,13 +58,12 @@ ConvGeometry backprop_check(const InferenceContext& c, bool data) {
   }
   const PartialShape dy = c.shape(1);
   if (dy.rank_known() && dy.rank() != 4) {
-    c.fail(internal::str_cat(who, ": out_backprop must be 4-dimensional, got shape ",
-                             dy.to_string()));
+    c.fail(
+        internal::str_cat(who, ": out_backprop must be 4-dimensional, got shape ", dy.to_string()));
   }
   for (size_t i = 0; i < 4; ++i) {
     if (sizes[i] < 0 && !(data && i == 0 && sizes[i] == -1)) {
-      c.fail(internal::str_cat(who, ": ", attr, " must be non-negative, got ",
-                               dims_string(sizes)));
+      c.fail(internal::str_cat(who, ": ", attr, " must be non-negative, got ", dims_string(sizes)));
     }
   }
   if (data && sizes[0] == -1 && dy.rank_known()) sizes[0] = dy.dim(0);
@@ -76,10 +75,10 @@ ConvGeometry backprop_check(const InferenceContext& c, bool data) {
     const char* names[] = {"batch", "rows", "cols", "out_depth"};
     for (int i = 0; i < 4; ++i) {
       if (want[size_t(i)] >= 0 && dy.dim(i) >= 0 && want[size_t(i)] != dy.dim(i)) {
-        c.fail(internal::str_cat(who, ": Size of out_backprop doesn't match computed: actual = ",
-                                 dy.dim(i), ", computed = ", want[size_t(i)], " (", names[i],
-                                 "); out_backprop ", dy.to_string(), ", expected ",
-                                 dims_string(want)));
+        c.fail(internal::str_cat(
+            who, ": Size of out_backprop doesn't match computed: actual = ", dy.dim(i),
+            ", computed = ", want[size_t(i)], " (", names[i], "); out_backprop ", dy.to_string(),
+            ", expected ", dims_string(want)));
       }
     }
   }
@@ -107,9 +106,9 @@ std::vector<int64_t> sizes_of(const Tensor& t, const char* what, bool allow_batc
   std::vector<int64_t> d = s.dims();
   for (size_t i = 0; i < d.size(); ++i) {
     if (d[i] < 0 && !(allow_batch && i == 0)) {
-      throw InvalidArgumentError(internal::str_cat(
-          "the gradient of a convolution needs static dimensions of its ", what, ", got ",
-          s.to_string()));
+      throw InvalidArgumentError(
+          internal::str_cat("the gradient of a convolution needs static dimensions of its ", what,
+                            ", got ", s.to_string()));
     }
   }
   return d;
@@ -185,9 +184,9 @@ std::vector<Tensor> backprop_filter_grad(const GradContext& g) {
 std::vector<Tensor> fused_conv_grad(const GradContext& g) {
   const Tensor &x = g.inputs[0], &f = g.inputs[1], &b = g.inputs[2];
   const std::string& act = g.attrs.get<std::string>("activation");
-  const Tensor dz = fused::activation_grad(act, g.attrs.get<double>("leakyrelu_alpha"),
-                                           g.outputs[0], g.grads[0],
-                                           [&] { return call_conv(false, x, f, g.attrs) + b; });
+  const Tensor dz =
+      fused::activation_grad(act, g.attrs.get<double>("leakyrelu_alpha"), g.outputs[0], g.grads[0],
+                             [&] { return call_conv(false, x, f, g.attrs) + b; });
   Tensor dx, df, db;
   if (g.input_needed(0)) dx = call_input(false, sizes_of(x, "input", true), f, dz, g.attrs);
   if (g.input_needed(1)) df = call_filter(false, x, sizes_of(f, "filter", false), dz, g.attrs);
@@ -241,8 +240,7 @@ void register_conv_ops(OpRegistry& r) {
         .gradient(conv_grad);
   }
   for (const char* name : {"Conv2DBackpropInput", "DepthwiseConv2dNativeBackpropInput"}) {
-    conv_common(
-        r.add(name).input("filter", "T").input("out_backprop", "T").output("output", "T"))
+    conv_common(r.add(name).input("filter", "T").input("out_backprop", "T").output("output", "T"))
         .attr("input_sizes", AttrType::kInts)
         .shape_fn(backprop_input_shape)
         .gradient(backprop_input_grad);
@@ -301,8 +299,8 @@ Tensor conv2d_backprop_input(std::vector<int64_t> input_sizes, const Tensor& fil
 Tensor conv2d_transpose(const Tensor& input, const Tensor& filters,
                         std::vector<int64_t> output_shape, std::vector<int64_t> strides,
                         const Padding& padding, std::vector<int64_t> dilations, Loc loc) {
-  return conv2d_backprop_input(std::move(output_shape), filters, input, std::move(strides),
-                               padding, std::move(dilations), loc);
+  return conv2d_backprop_input(std::move(output_shape), filters, input, std::move(strides), padding,
+                               std::move(dilations), loc);
 }
 
 Tensor conv2d_backprop_filter(const Tensor& input, std::vector<int64_t> filter_sizes,

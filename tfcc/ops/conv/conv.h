@@ -32,7 +32,7 @@ struct Padding {
   Padding(std::string m) : mode(std::move(m)) {}  // NOLINT(runtime/explicit)
   /// Explicit pairs [[0, 0], [top, bottom], [left, right], [0, 0]].
   Padding(std::initializer_list<std::pair<int64_t, int64_t>> pairs);
-  std::string mode;                     ///< "SAME", "VALID" or "EXPLICIT"
+  std::string mode;                    ///< "SAME", "VALID" or "EXPLICIT"
   std::vector<int64_t> explicit_pads;  ///< 8 values when EXPLICIT, else empty
 };
 
@@ -75,8 +75,7 @@ Tensor conv2d_backprop_filter(const Tensor& input, std::vector<int64_t> filter_s
 /// DepthwiseConv2dNativeBackpropInput.
 Tensor depthwise_conv2d_backprop_input(std::vector<int64_t> input_sizes, const Tensor& filter,
                                        const Tensor& out_backprop, std::vector<int64_t> strides,
-                                       const Padding& padding,
-                                       std::vector<int64_t> dilations = {1},
+                                       const Padding& padding, std::vector<int64_t> dilations = {1},
                                        Loc loc = Loc::current());
 
 /// DepthwiseConv2dNativeBackpropFilter.

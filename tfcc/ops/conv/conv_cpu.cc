@@ -138,7 +138,8 @@ bool is_depthwise(const std::string& op) { return op.rfind("Depthwise", 0) == 0;
 // Geometry of a backprop op from its attribute sizes (a -1 batch takes out_backprop's).
 ConvGeometry backprop_geometry(KernelContext& ctx, bool data) {
   const bool dw = is_depthwise(ctx.op().name());
-  std::vector<int64_t> sizes = ctx.attr<std::vector<int64_t>>(data ? "input_sizes" : "filter_sizes");
+  std::vector<int64_t> sizes =
+      ctx.attr<std::vector<int64_t>>(data ? "input_sizes" : "filter_sizes");
   const Shape& dy = ctx.input(1).shape();
   if (data && sizes.size() == 4 && sizes[0] == -1 && dy.rank() == 4) sizes[0] = dy.dim(0);
   const PartialShape in = data ? PartialShape(sizes) : ctx.input(0).partial_shape();
@@ -167,7 +168,8 @@ void conv_forward_kernel(KernelContext& ctx) {
     }
     forward_loop<T>(g, x, f, y);
   }
-  if (fused) fused::apply_bias_activation<T>(y, out.num_elements() / g.out_c, g.out_c, bias, act, alpha);
+  if (fused)
+    fused::apply_bias_activation<T>(y, out.num_elements() / g.out_c, g.out_c, bias, act, alpha);
 }
 
 template <typename T>

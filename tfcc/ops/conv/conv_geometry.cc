@@ -27,9 +27,9 @@ bool ConvGeometry::fully_known() const {
   return f_h >= 0 && f_w >= 0 && f_in_c >= 0;
 }
 
-void windowed_output_size(const OpDef& op, int64_t in, int64_t k, int64_t dilation,
-                          int64_t stride, const std::string& padding, int64_t* out,
-                          int64_t* pad_before, int64_t* pad_after) {
+void windowed_output_size(const OpDef& op, int64_t in, int64_t k, int64_t dilation, int64_t stride,
+                          const std::string& padding, int64_t* out, int64_t* pad_before,
+                          int64_t* pad_after) {
   if (in < 0 || k < 0) {
     *out = -1;
     if (padding != "EXPLICIT") *pad_before = *pad_after = 0;
@@ -109,8 +109,9 @@ ConvGeometry conv_geometry(const OpDef& op, const Attrs& attrs, const PartialSha
     g.pad_left = explicit_pads[4];
     g.pad_right = explicit_pads[5];
   } else if (!explicit_pads.empty()) {
-    op_error(op, "explicit_paddings attribute must be empty if the padding attribute is not "
-                 "EXPLICIT");
+    op_error(op,
+             "explicit_paddings attribute must be empty if the padding attribute is not "
+             "EXPLICIT");
   }
   g.stride_h = strides[1];
   g.stride_w = strides[2];

@@ -36,9 +36,9 @@ ConvGeometry conv_geometry(const OpDef& op, const Attrs& attrs, const PartialSha
 /// TensorFlow's windowed output size with its padding (out, pad_before, pad_after) for one
 /// spatial dim; `padding` is "VALID", "SAME" or "EXPLICIT" (then pads come in as given).
 /// Unknown `in` gives -1. Fails through `op` when the size would be negative.
-void windowed_output_size(const OpDef& op, int64_t in, int64_t k, int64_t dilation,
-                          int64_t stride, const std::string& padding, int64_t* out,
-                          int64_t* pad_before, int64_t* pad_after);
+void windowed_output_size(const OpDef& op, int64_t in, int64_t k, int64_t dilation, int64_t stride,
+                          const std::string& padding, int64_t* out, int64_t* pad_before,
+                          int64_t* pad_after);
 
 /// The CPU kernel of conv op `op` for `dtype`, or nullptr.
 KernelFn conv_cpu_kernel(const std::string& op, DType dtype);

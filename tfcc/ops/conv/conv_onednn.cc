@@ -22,8 +22,8 @@ enum Direction : int64_t { kForward = 101, kBackwardData = 102, kBackwardWeights
 struct Entry {
   std::unique_ptr<dnnl::primitive> prim;  // null: rejected
   memory::desc scratch_md;
-  memory::desc weights_md;                // what the primitive uses
-  memory::desc user_weights_md;           // TensorFlow's HWIO
+  memory::desc weights_md;                 // what the primitive uses
+  memory::desc user_weights_md;            // TensorFlow's HWIO
   std::unique_ptr<dnnl::reorder> reorder;  // user <-> primitive weights, when they differ
   memory::desc reorder_scratch_md;
 };
@@ -54,8 +54,7 @@ memory::desc any_weights(const ConvGeometry& g) {
   return memory::desc({g.groups, ocg, icg, g.f_h, g.f_w}, dt::f32, tag::any);
 }
 
-std::vector<int64_t> key_of(int64_t dir, const ConvGeometry& g, const Activation* act,
-                            bool bias) {
+std::vector<int64_t> key_of(int64_t dir, const ConvGeometry& g, const Activation* act, bool bias) {
   std::vector<int64_t> k = onednn::key_prefix(dir);
   for (int64_t v : {g.batch, g.in_h, g.in_w, g.in_c, g.f_h, g.f_w, g.f_in_c, g.out_c, g.groups,
                     g.stride_h, g.stride_w, g.dil_h, g.dil_w, g.out_h, g.out_w, g.pad_top,
@@ -84,8 +83,8 @@ dnnl::convolution_forward::desc forward_desc(const ConvGeometry& g, const memory
         memory::desc({g.out_c}, dt::f32, tag::a), dst, strides, dil, pl, pr);
   }
   return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                         dnnl::algorithm::convolution_direct, src, w, dst,
-                                         strides, dil, pl, pr);
+                                         dnnl::algorithm::convolution_direct, src, w, dst, strides,
+                                         dil, pl, pr);
 }
 
 // Adds the user <-> primitive weights reorder when the layouts differ.
@@ -99,8 +98,7 @@ void add_reorder(Entry& e, bool to_primitive) {
   e.reorder = std::make_unique<dnnl::reorder>(rpd);
 }
 
-std::shared_ptr<Entry> build(int64_t dir, const ConvGeometry& g, const Activation* act,
-                             bool bias) {
+std::shared_ptr<Entry> build(int64_t dir, const ConvGeometry& g, const Activation* act, bool bias) {
   auto e = std::make_shared<Entry>();
   e->user_weights_md = user_weights(g);
   try {
@@ -114,8 +112,7 @@ std::shared_ptr<Entry> build(int64_t dir, const ConvGeometry& g, const Activatio
       attr.set_post_ops(po);
     }
     const memory::desc w = any_weights(g);
-    dnnl::convolution_forward::primitive_desc fwd(forward_desc(g, w, bias), attr,
-                                                  onednn::engine());
+    dnnl::convolution_forward::primitive_desc fwd(forward_desc(g, w, bias), attr, onednn::engine());
     if (dir == kForward) {
       e->weights_md = fwd.weights_desc();
       e->scratch_md = fwd.scratchpad_desc();
@@ -138,8 +135,8 @@ std::shared_ptr<Entry> build(int64_t dir, const ConvGeometry& g, const Activatio
       add_reorder(*e, true);
     } else {
       dnnl::convolution_backward_weights::primitive_desc pd(
-          dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, src, w,
-                                                   dst, strides, dil, pl, pr),
+          dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, src, w, dst,
+                                                   strides, dil, pl, pr),
           attr, onednn::engine(), fwd);
       e->weights_md = pd.diff_weights_desc();
       e->scratch_md = pd.scratchpad_desc();
@@ -162,8 +159,7 @@ std::shared_ptr<const Entry> lookup(int64_t dir, const ConvGeometry& g, const Ac
 
 // Runs `e.reorder` from `from` into `to`.
 void reorder(const Entry& e, const memory& from, const memory& to) {
-  onednn::execute(*e.reorder, e.reorder_scratch_md,
-                  {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  onednn::execute(*e.reorder, e.reorder_scratch_md, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 }  // namespace
@@ -214,7 +210,8 @@ bool forward(const ConvGeometry& g, const float* x, const float* f, const float*
       {DNNL_ARG_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), x)},
       {DNNL_ARG_WEIGHTS, w},
       {DNNL_ARG_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), y)}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(memory::desc({g.out_c}, dt::f32, tag::a), bias));
+  if (bias)
+    args.emplace(DNNL_ARG_BIAS, onednn::wrap(memory::desc({g.out_c}, dt::f32, tag::a), bias));
   onednn::execute(*e->prim, e->scratch_md, std::move(args));
   return true;
 }
@@ -230,11 +227,11 @@ bool backward_data(const ConvGeometry& g, const float* f, const float* dy, float
     w = memory(e->weights_md, onednn::engine(), wbuf.mutable_raw_data());
     reorder(*e, wu, w);
   }
-  onednn::execute(*e->prim, e->scratch_md,
-                  {{DNNL_ARG_DIFF_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), dx)},
-                   {DNNL_ARG_WEIGHTS, w},
-                   {DNNL_ARG_DIFF_DST,
-                    onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
+  onednn::execute(
+      *e->prim, e->scratch_md,
+      {{DNNL_ARG_DIFF_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), dx)},
+       {DNNL_ARG_WEIGHTS, w},
+       {DNNL_ARG_DIFF_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
   return true;
 }
 
@@ -248,11 +245,11 @@ bool backward_weights(const ConvGeometry& g, const float* x, const float* dy, fl
     wbuf = Tensor::empty(uint8, Shape{static_cast<int64_t>(e->weights_md.get_size())});
     w = memory(e->weights_md, onednn::engine(), wbuf.mutable_raw_data());
   }
-  onednn::execute(*e->prim, e->scratch_md,
-                  {{DNNL_ARG_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), x)},
-                   {DNNL_ARG_DIFF_WEIGHTS, w},
-                   {DNNL_ARG_DIFF_DST,
-                    onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
+  onednn::execute(
+      *e->prim, e->scratch_md,
+      {{DNNL_ARG_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), x)},
+       {DNNL_ARG_DIFF_WEIGHTS, w},
+       {DNNL_ARG_DIFF_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
   if (e->reorder) reorder(*e, w, wu);
   return true;
 }

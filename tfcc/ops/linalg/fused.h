@@ -40,15 +40,19 @@ inline double activate(const std::string& act, double v, double alpha) {
 template <typename T>
 void apply_bias_activation(T* y, int64_t rows, int64_t c, const T* bias, const std::string& act,
                            double alpha) {
-  kernels::parallel_for(rows, [&](int64_t lo, int64_t hi) {
-    for (int64_t r = lo; r < hi; ++r) {
-      T* p = y + r * c;
-      for (int64_t j = 0; j < c; ++j) {
-        const double v = static_cast<double>(p[j]) + (bias ? static_cast<double>(bias[j]) : 0.0);
-        p[j] = static_cast<T>(activate(act, v, alpha));
-      }
-    }
-  }, std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(c, 1)));
+  kernels::parallel_for(
+      rows,
+      [&](int64_t lo, int64_t hi) {
+        for (int64_t r = lo; r < hi; ++r) {
+          T* p = y + r * c;
+          for (int64_t j = 0; j < c; ++j) {
+            const double v =
+                static_cast<double>(p[j]) + (bias ? static_cast<double>(bias[j]) : 0.0);
+            p[j] = static_cast<T>(activate(act, v, alpha));
+          }
+        }
+      },
+      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(c, 1)));
 }
 
 /// The gradient of the pre-activation z given dy, the op's output y = act(z), and a function

@@ -104,6 +104,49 @@ std::vector<Tensor> fused_batch_norm_grad(const GradContext& g) {
   return {r[0], r[1], r[2], Tensor(), Tensor()};
 }
 
+// The gradient of FusedBatchNormGradV3 (dx, dscale, doffset as functions of dy, x, scale).
+// Training: the saved statistics are recomputed from x, so the result is the second derivative
+// of the whole normalisation (like TensorFlow's, the saved mean/variance inputs get none).
+// With m the mean over the non-channel axes, xh = (x - mean) * inv, inv = rsqrt(var + eps):
+//   dx = scale * inv * (dy - m(dy) - xh * m(dy * xh)),  dscale = sum(dy * xh),  doffset = sum(dy)
+std::vector<Tensor> fused_batch_norm_grad_grad(const GradContext& g) {
+  const Tensor &dy = g.inputs[0], &x = g.inputs[1], &scale = g.inputs[2];
+  const Tensor &gx = g.grads[0], &gs = g.grads[1], &go = g.grads[2];
+  const double eps = g.attrs.get<double>("epsilon");
+  std::vector<int64_t> axes;
+  for (int i = 0; i + 1 < x.partial_shape().rank(); ++i) axes.push_back(i);
+  auto m = [&](const Tensor& t) { return reduce_mean(t, axes, true); };
+  auto sum = [&](const Tensor& t) { return reduce_sum(t, axes, false); };
+  if (!g.attrs.get<bool>("is_training")) {
+    Tensor inv = rsqrt(add(g.inputs[4], eps));
+    Tensor xh = multiply(subtract(x, g.inputs[3]), inv);
+    Tensor d_dy = add(add(multiply(gx, multiply(scale, inv)), multiply(gs, xh)), go);
+    Tensor d_x = multiply(multiply(gs, dy), inv);
+    Tensor d_scale = sum(multiply(multiply(gx, dy), inv));
+    return {d_dy, d_x, d_scale, Tensor(), Tensor(), Tensor()};
+  }
+  Tensor mean = m(x);
+  Tensor centered = subtract(x, mean);
+  Tensor inv = rsqrt(add(m(square(centered)), eps));
+  Tensor xh = multiply(centered, inv);
+  Tensor a = multiply(scale, inv);
+  Tensor dyc = subtract(dy, m(dy));
+  Tensor c = m(multiply(dy, xh));
+  Tensor tm = m(multiply(gx, xh));
+  // Projection P(v) = v - m(v) - xh * m(v * xh) (symmetric).
+  auto project = [&](const Tensor& v) {
+    return subtract(subtract(v, m(v)), multiply(xh, m(multiply(v, xh))));
+  };
+  Tensor d_dy = add(add(go, multiply(gs, xh)), multiply(a, project(gx)));
+  Tensor d_scale = sum(multiply(multiply(gx, subtract(dyc, multiply(xh, c))), inv));
+  // Through xh (holding inv) and through inv.
+  Tensor u = add(negative(multiply(a, add(multiply(dy, tm), multiply(c, gx)))), multiply(gs, dy));
+  Tensor via_inv = multiply(multiply(scale, subtract(m(multiply(gx, dyc)), multiply(c, tm))),
+                            multiply(square(inv), xh));
+  Tensor d_x = subtract(multiply(inv, project(u)), via_inv);
+  return {d_dy, d_x, d_scale, Tensor(), Tensor(), Tensor()};
+}
+
 }  // namespace
 
 void register_batch_norm_ops(OpRegistry& r) {
@@ -127,7 +170,6 @@ void register_batch_norm_ops(OpRegistry& r) {
       .shape_fn(fused_batch_norm_shape)
       .cpu_kernels(batch_norm_cpu_kernel)
       .gradient(fused_batch_norm_grad);
-  // Second derivatives of batch normalisation are not implemented in tfcc.
   r.add("FusedBatchNormGradV3")
       .input("y_backprop", "T")
       .input("x", "T")
@@ -146,7 +188,7 @@ void register_batch_norm_ops(OpRegistry& r) {
       .attr("is_training", AttrType::kBool, true)
       .shape_fn(fused_batch_norm_grad_shape)
       .cpu_kernels(batch_norm_cpu_kernel)
-      .not_differentiable();
+      .gradient(fused_batch_norm_grad_grad);
 }
 
 namespace nn_internal {

@@ -146,7 +146,8 @@ void register_cross_entropy_ops(OpRegistry& r) {
         Tensor dlogits = logits_grad(g);
         Tensor dlabels;
         if (g.input_needed(1)) {
-          dlabels = multiply(expand_dims(g.grads[0], -1), negative(log_softmax(broadcast_logits(g))));
+          dlabels =
+              multiply(expand_dims(g.grads[0], -1), negative(log_softmax(broadcast_logits(g))));
           // backprop = softmax - labels also depends on the labels (TensorFlow's rule leaves
           // this term out, so its second derivatives through the labels are wrong).
           if (!known_zero(g.grads[1])) dlabels = subtract(dlabels, g.grads[1]);

@@ -3,6 +3,7 @@
 // exp / sum - onehot, so each row is read twice and written once. Rows run in parallel.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/nn/nn_internal.h"
@@ -80,8 +81,13 @@ void xent(KernelContext& ctx) {
     std::fill(loss, loss + batch, T(0));
     return;
   }
-  const auto& fd = features.shape().dims();
-  const auto& ld = labels.shape().dims();
+  // Inputs of rank < 2 broadcast as if padded with leading 1s.
+  auto as_matrix = [](const Shape& s) {
+    std::vector<int64_t> d = s.dims();
+    while (d.size() < 2) d.insert(d.begin(), 1);
+    return d;
+  };
+  const std::vector<int64_t> fd = as_matrix(features.shape()), ld = as_matrix(labels.shape());
   const int64_t fr = fd[0] == 1 ? 0 : fd[1], fc = fd[1] == 1 ? 0 : 1;
   const int64_t lr = ld[0] == 1 ? 0 : ld[1], lc = ld[1] == 1 ? 0 : 1;
   const T* px = features.data<T>();
