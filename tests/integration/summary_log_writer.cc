@@ -5,6 +5,7 @@
 //                      images samples (uint8 RGB at step 0, float gray at step 1), text notes,
 //                      a six-node graph
 //   LOGDIR/validation  scalar loss (5 steps)
+//   LOGDIR/traced      the graph of a traced function (relu(matmul(x, w)))
 //
 // usage: summary_log_writer LOGDIR
 #include <cstdint>
@@ -12,9 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "tfcc/core/tensor.h"
-#include "tfcc/io/summary/summary.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/tfcc.h"
 
 namespace summary = tfcc::summary;
 using tfcc::Shape;
@@ -88,6 +88,15 @@ int main(int argc, char** argv) {
     {
       auto scope = validation.as_default();
       for (int64_t step = 0; step < 5; ++step) summary::scalar("loss", 2.0 - 0.25 * step, step);
+    }
+    {
+      // The graph of a traced function, as the Graphs tab shows it.
+      auto traced = summary::create_file_writer(logdir + "/traced");
+      auto scope = traced.as_default();
+      tfcc::Variable w(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, Shape{2, 3}),
+                       {.name = "dense/kernel"});
+      auto f = tfcc::function([&](Tensor x) { return tfcc::relu(tfcc::matmul(x, w)); });
+      summary::graph(f.get_concrete_function(tfcc::TensorSpec{{-1, 2}, tfcc::float32}).graph());
     }
     train.close();
     validation.close();

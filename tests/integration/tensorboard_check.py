@@ -141,6 +141,15 @@ def main(logdir):
     check([d.size for d in nodes["dense/BiasAdd"].attr["_output_shapes"].list.shape[0].dim] ==
           [-1, 8], "_output_shapes of dense/BiasAdd")
 
+    traced = ea.EventAccumulator(logdir + "/traced")
+    traced.Reload()
+    traced_graph = traced.Graph()
+    ops = {n.name: n.op for n in traced_graph.node}
+    check({"Placeholder", "MatMul", "Relu", "Identity"} <= set(ops.values()),
+          "traced function graph ops (got %s)" % sorted(set(ops.values())))
+    relu = [n for n in traced_graph.node if n.op == "Relu"][0]
+    check(ops.get(relu.input[0]) == "MatMul", "traced graph: Relu reads MatMul")
+
     validation = ea.EventAccumulator(logdir + "/validation", size_guidance={ea.TENSORS: 0})
     validation.Reload()
     check([float(tensor_util.make_ndarray(e.tensor_proto)) for e in validation.Tensors("loss")] ==
@@ -153,7 +162,7 @@ def main(logdir):
     provider = data_provider.MultiplexerDataProvider(mux, logdir)
     ctx = context.RequestContext()
     scalars = provider.read_scalars(ctx, experiment_id="", plugin_name="scalars", downsample=1000)
-    check(sorted(scalars) == ["train", "validation"], "runs train and validation")
+    check({"train", "validation"} <= set(scalars), "runs train and validation")
     check([(d.step, d.value) for d in scalars["train"]["loss"]] ==
           [(s, float(np.float32(1.0 / (s + 1)))) for s in range(20)],
           "Scalars dashboard: train/loss")

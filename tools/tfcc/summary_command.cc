@@ -77,8 +77,10 @@ void print_run(const summary::RunData& run) {
   size_t tag_width = 4;
   for (const auto& [tag, data] : run.tags) tag_width = std::max(tag_width, tag.size());
   tag_width = std::min<size_t>(tag_width, 48);
-  std::cout << "  " << pad("tag", tag_width) << "  " << pad("plugin", 11) << pad("count", 7)
-            << pad("steps", 14) << pad("last", 13) << pad("min", 13) << pad("max", 13) << "trend\n";
+  if (!run.tags.empty())
+    std::cout << "  " << pad("tag", tag_width) << "  " << pad("plugin", 11) << pad("count", 7)
+              << pad("steps", 14) << pad("last", 13) << pad("min", 13) << pad("max", 13)
+              << "trend\n";
   for (const auto& [tag, data] : run.tags) {
     std::string line = "  ";
     line.append(pad(tag, tag_width)).append("  ");

@@ -23,6 +23,7 @@
 #include "tfcc/core/tensor.h"
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/graph_def.h"
+#include "tfcc/io/summary/graph_export.h"
 #include "tfcc/io/summary/summary_writer.h"
 
 namespace tfcc::summary {
