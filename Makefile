@@ -30,6 +30,7 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
+	$(BUILD)/examples/keras_fit_cnn --full
 	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
 
 test: build

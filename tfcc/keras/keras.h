@@ -1,4 +1,5 @@
-// tfcc::keras: layers, models, initializers, regularizers, activations and callbacks.
+// tfcc::keras: layers, models (compile / fit / evaluate / predict), losses, metrics, optimizers,
+// initializers, regularizers, activations and callbacks.
 //
 //   using namespace tfcc::keras;
 //   Sequential model({layers::Dense(64, {.activation = "relu", .input_shape = {784}}),
@@ -19,7 +20,11 @@
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
+#include "tfcc/keras/layers/pooling.h"
 #include "tfcc/keras/layers/rnn.h"
+#include "tfcc/keras/losses/losses.h"
+#include "tfcc/keras/metrics/metrics.h"
 #include "tfcc/keras/models/model.h"
 #include "tfcc/keras/models/sequential.h"
+#include "tfcc/keras/optimizers/optimizers.h"
 #include "tfcc/keras/regularizers/regularizers.h"

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <typeinfo>
 
+#include "tfcc/graph/trace/trace_context.h"
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/ops/binary/binary.h"
@@ -142,8 +143,13 @@ Variable Layer::add_weight(const std::string& weight_name, const Shape& shape,
                            WeightOptions options) {
   ensure_name();
   const DType dtype = options.dtype.value_or(dtype_);
-  Tensor initial = (*options.initializer)(shape, dtype);
-  Variable v = add_variable(weight_name, initial, options.trainable);
+  Variable v;
+  {
+    // A layer built inside a traced function computes its initial values eagerly
+    // (tf.init_scope), so the variables hold concrete tensors.
+    graph::InitScope init;
+    v = add_variable(weight_name, (*options.initializer)(shape, dtype), options.trainable);
+  }
   if (options.regularizer) weight_regularizers_.emplace_back(v, options.regularizer.ptr());
   return v;
 }

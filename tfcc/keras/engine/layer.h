@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -169,12 +170,14 @@ class Layer : public Module {
 };
 
 /// Declares the move_to_shared override of a layer class (one line in each layer's body).
-#define TFCC_KERAS_LAYER(Type)                                      \
- protected:                                                         \
-  std::shared_ptr<::tfcc::keras::Layer> move_to_shared() override { \
-    return std::make_shared<Type>(std::move(*this));                \
-  }                                                                 \
-                                                                    \
+#define TFCC_KERAS_LAYER(Type)                                            \
+ protected:                                                               \
+  std::shared_ptr<::tfcc::keras::Layer> move_to_shared() override {       \
+    /* A subclass without its own TFCC_KERAS_LAYER must not be sliced. */ \
+    if (typeid(*this) != typeid(Type)) return Layer::move_to_shared();    \
+    return std::make_shared<Type>(std::move(*this));                      \
+  }                                                                       \
+                                                                          \
  public:
 
 /// Python repr helpers for get_config values.

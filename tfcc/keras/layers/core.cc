@@ -7,7 +7,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/linalg/linalg.h"
-#include "tfcc/ops/random/random.h"
+#include "tfcc/ops/nn/nn.h"
 
 namespace tfcc::keras::layers {
 
@@ -57,7 +57,7 @@ Tensor Dense::call(const Tensor& inputs, bool) {
     out_dims.back() = units_;
     y = reshape(matmul(reshape(x, {-1, kernel_.shape()[0]}), kernel_), out_dims);
   }
-  if (options_.use_bias) y = add(y, bias_);
+  if (options_.use_bias) y = nn::bias_add(y, bias_);
   return options_.activation(y);
 }
 
@@ -142,17 +142,7 @@ Dropout::Dropout(double rate, Options options)
 Tensor Dropout::call(const Tensor& inputs, bool training) {
   if (!training || rate_ == 0) return inputs;
   if (rate_ == 1) return zeros_like(inputs);
-  std::vector<int64_t> shape = inputs.shape().dims();
-  if (!options_.noise_shape.empty()) {
-    TFCC_CHECK_ARG(options_.noise_shape.size() == shape.size(), "Dropout: noise_shape ",
-                   config::repr(options_.noise_shape), " must have the rank of the input ",
-                   inputs.shape().to_string());
-    for (size_t i = 0; i < shape.size(); ++i) {
-      if (options_.noise_shape[i] != -1) shape[i] = options_.noise_shape[i];
-    }
-  }
-  Tensor keep = greater_equal(random::uniform(shape, 0, 1, inputs.dtype(), options_.seed), rate_);
-  return multiply(multiply(inputs, 1.0 / (1.0 - rate_)), cast(keep, inputs.dtype()));
+  return nn::dropout(inputs, rate_, options_.seed, options_.noise_shape);
 }
 
 Config Dropout::get_config() const {

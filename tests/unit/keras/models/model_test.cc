@@ -176,3 +176,17 @@ TEST(Subclassed, CallsAndTracksLayers) {
 
 }  // namespace
 }  // namespace tfcc::keras
+
+namespace tfcc::keras {
+namespace {
+
+TEST(Functional, SubclassTemporariesAreNotSliced) {
+  auto in = Input({3});
+  // TwoLayer has no TFCC_KERAS_LAYER line: calling a temporary must not slice it to a Model.
+  EXPECT_THROW(TwoLayer()(in), FailedPreconditionError);
+  auto held = std::make_shared<TwoLayer>();
+  EXPECT_EQ((*held)(in).shape(), (PartialShape{-1, 2}));
+}
+
+}  // namespace
+}  // namespace tfcc::keras
