@@ -35,8 +35,12 @@ const CheckpointLoadStatus& CheckpointLoadStatus::run_restore_ops() const {
 const CheckpointLoadStatus& CheckpointLoadStatus::assert_existing_objects_matched() const {
   run_restore_ops();
   std::vector<std::string> unbound;
-  for (const auto& [key, variable] : checkpoint_keys(*root_)) {
+  SavePlan plan = plan_save(*root_);
+  for (const auto& [key, variable] : plan.values) {
     if (!state_->restored(variable.id())) unbound.push_back(key);
+  }
+  for (const PlannedAttribute& a : plan.attributes) {
+    if (!state_->attribute_restored(a.owner, a.attribute.name)) unbound.push_back(a.key);
   }
   if (!unbound.empty()) {
     throw FailedPreconditionError(internal::str_cat(

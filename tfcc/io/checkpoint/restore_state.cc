@@ -128,6 +128,7 @@ void RestoreState::match_node(int node_id, const TrackableNode& node) {
   if (!visited_.insert({node_id, node.identity()}).second) return;
   matched_[static_cast<size_t>(node_id)] = node.identity();
   node.on_restore_matched(shared_from_this(), node_id);
+  for (const SaveableAttribute& a : node.attributes()) restore_attribute(node_id, a);
   auto deps = node.dependencies();
   for (const auto& c : graph_.nodes[static_cast<size_t>(node_id)].children) {
     for (const auto& [name, dep] : deps) {
@@ -172,6 +173,40 @@ void RestoreState::restore_variable(int node_id, const Variable& variable) {
   }
 }
 
+void RestoreState::restore_attribute(int node_id, const SaveableAttribute& attribute) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  const void* identity = matched_.at(static_cast<size_t>(node_id));
+  if (restored_attributes_.count({identity, attribute.name})) return;
+  for (const auto& attr : graph_.nodes[static_cast<size_t>(node_id)].attributes) {
+    if (attr.name != attribute.name) continue;
+    if (!reader_.contains(attr.checkpoint_key)) {
+      throw DataLossError(internal::str_cat(
+          "Checkpoint ", prefix_, ": the object graph names key '", attr.checkpoint_key, "' for ",
+          node_path(node_id), " but the bundle has no such tensor"));
+    }
+    AttributeValue value;
+    if (reader_.entry(attr.checkpoint_key).dtype == checkpoint::kDtString) {
+      auto strings = reader_.read_strings(attr.checkpoint_key);
+      if (strings.size() != 1) {
+        throw DataLossError(internal::str_cat("Checkpoint ", prefix_, ": attribute '",
+                                              attr.checkpoint_key, "' holds ", strings.size(),
+                                              " strings, expected one"));
+      }
+      value = std::move(strings[0]);
+    } else {
+      value = reader_.read_tensor(attr.checkpoint_key);
+    }
+    attribute.restore(value);
+    restored_attributes_.insert({identity, attribute.name});
+    return;
+  }
+}
+
+bool RestoreState::attribute_restored(const void* identity, const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return restored_attributes_.count({identity, name}) != 0;
+}
+
 std::string RestoreState::node_path(int node_id) const {
   const std::string& p = paths_[static_cast<size_t>(node_id)];
   return p.empty() ? internal::str_cat("node ", node_id) : p;
@@ -181,8 +216,16 @@ std::vector<std::string> RestoreState::unmatched_values() const {
   std::lock_guard<std::recursive_mutex> lock(mu_);
   std::vector<std::string> out;
   for (size_t i = 0; i < graph_.nodes.size(); ++i) {
-    if (!graph_.nodes[i].attributes.empty() && matched_[i] == nullptr) {
-      out.push_back(node_path(static_cast<int>(i)));
+    for (const auto& attr : graph_.nodes[i].attributes) {
+      bool consumed =
+          matched_[i] != nullptr && (attr.name == checkpoint::kVariableValueAttribute ||
+                                     restored_attributes_.count({matched_[i], attr.name}) != 0);
+      if (consumed) continue;
+      std::string what = node_path(static_cast<int>(i));
+      if (attr.name != checkpoint::kVariableValueAttribute) {
+        what.append(" (").append(attr.name).append(")");
+      }
+      out.push_back(std::move(what));
     }
   }
   return out;

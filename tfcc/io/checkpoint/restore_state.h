@@ -32,12 +32,17 @@ class RestoreState : public std::enable_shared_from_this<RestoreState> {
   /// Restores `dependency`, newly tracked as `name` by an object matched to `parent_node`.
   void restore_child(int parent_node, const std::string& name, const Dependency& dependency);
 
-  /// Checkpoint values (variables) that no live variable has taken, as "(root).a.b" paths.
+  /// Restores `attribute` of the object matched to checkpoint node `node_id`, if saved there.
+  void restore_attribute(int node_id, const SaveableAttribute& attribute);
+
+  /// Checkpoint values that no live object has taken, as "(root).a.b" paths.
   std::vector<std::string> unmatched_values() const;
   /// Number of checkpoint nodes matched to a live object (the root included).
   size_t matched_count() const;
   /// True if the variable `id` received a value from this checkpoint.
   bool restored(uint64_t variable_id) const;
+  /// True if attribute `name` of the object `identity` received a value.
+  bool attribute_restored(const void* identity, const std::string& name) const;
   /// Silences the warning about unmatched values printed when the restore is dropped.
   void expect_partial() { expect_partial_ = true; }
   const std::string& prefix() const { return prefix_; }
@@ -57,6 +62,7 @@ class RestoreState : public std::enable_shared_from_this<RestoreState> {
   mutable std::recursive_mutex mu_;
   std::vector<const void*> matched_;  // live identity per checkpoint node (null: unmatched)
   std::set<uint64_t> restored_;       // variable ids that took a value
+  std::set<std::pair<const void*, std::string>> restored_attributes_;
   std::set<std::pair<int, const void*>> visited_;
   bool expect_partial_ = false;
 };

@@ -28,6 +28,15 @@ SavePlan plan_save(const TrackableNode& root) {
     int id = queue.front();
     queue.pop_front();
     const TrackableNode& node = id == 0 ? root : *items[static_cast<size_t>(id)].node;
+    for (SaveableAttribute& a : node.attributes()) {
+      std::string key = items[static_cast<size_t>(id)].path;
+      if (!key.empty()) key.push_back('/');
+      key.append(".ATTRIBUTES/").append(a.name);
+      auto& n = plan.graph.nodes[static_cast<size_t>(id)];
+      n.attributes.push_back({a.name, a.name, key});
+      n.has_checkpoint_values = true;
+      plan.attributes.push_back({key, node.identity(), std::move(a)});
+    }
     for (const auto& [name, dep] : node.dependencies()) {
       const void* identity = dep.is_variable() ? dep.variable().state_ptr().get()
                              : dep.node()      ? dep.node()->identity()
@@ -89,6 +98,14 @@ void write_checkpoint(const TrackableNode& root, const std::string& prefix) {
                  "Cannot save variable ", variable.name(), " (", key,
                  "): it holds no concrete value");
     writer.add(key, value);
+  }
+  for (const PlannedAttribute& a : plan.attributes) {
+    AttributeValue value = a.attribute.save();
+    if (const auto* bytes = std::get_if<std::string>(&value)) {
+      writer.add_strings(a.key, Shape{}, {*bytes});
+    } else {
+      writer.add(a.key, std::get<Tensor>(value));
+    }
   }
   writer.add_strings(checkpoint::kObjectGraphKey, Shape{},
                      {checkpoint::encode_object_graph(plan.graph)});

@@ -14,10 +14,18 @@
 
 namespace tfcc::train {
 
-/// The object graph of the live objects and the variable stored under each key.
+/// A non-variable value to save: its key, its owner's identity, how to get it.
+struct PlannedAttribute {
+  std::string key;
+  const void* owner = nullptr;
+  SaveableAttribute attribute;
+};
+
+/// The object graph of the live objects and the value stored under each key.
 struct SavePlan {
   checkpoint::TrackableObjectGraph graph;
   std::vector<std::pair<std::string, Variable>> values;
+  std::vector<PlannedAttribute> attributes;
 };
 
 /// Walks `root` breadth first; each object or variable reached twice is saved once, under its

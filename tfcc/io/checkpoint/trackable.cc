@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "tfcc/io/checkpoint/restore_state.h"
+#include "tfcc/platform/errors.h"
 
 namespace tfcc::train {
 
@@ -29,8 +30,14 @@ class Trackable::State : public TrackableNode {
     restores.emplace_back(restore, node_id);
   }
 
+  std::vector<SaveableAttribute> attributes() const override {
+    std::lock_guard<std::mutex> lock(mu);
+    return attrs;
+  }
+
   mutable std::mutex mu;
   std::vector<std::pair<std::string, Dependency>> deps;
+  std::vector<SaveableAttribute> attrs;
   // Restores that matched this object: a child tracked later is restored from them.
   mutable std::vector<std::pair<std::weak_ptr<RestoreState>, int>> restores;
 };
@@ -55,6 +62,22 @@ Trackable& Trackable::track(const std::string& name, Dependency dependency) {
   }
   // Outside the lock: restoring may walk back into this object.
   for (auto& [restore, node_id] : pending) restore->restore_child(node_id, name, dependency);
+  return *this;
+}
+
+Trackable& Trackable::add_attribute(SaveableAttribute attribute) {
+  TFCC_CHECK_ARG(!attribute.name.empty() && attribute.save && attribute.restore,
+                 "Trackable::add_attribute needs a name, a save and a restore function");
+  std::vector<std::pair<std::shared_ptr<RestoreState>, int>> pending;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    std::erase_if(state_->attrs, [&](const auto& a) { return a.name == attribute.name; });
+    state_->attrs.push_back(attribute);
+    for (auto& [weak, node_id] : state_->restores) {
+      if (auto r = weak.lock()) pending.emplace_back(std::move(r), node_id);
+    }
+  }
+  for (auto& [restore, node_id] : pending) restore->restore_attribute(node_id, attribute);
   return *this;
 }
 

@@ -15,10 +15,12 @@
 // moment it is tracked (TensorFlow's deferred restoration).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "tfcc/core/variable.h"
@@ -27,6 +29,18 @@ namespace tfcc::train {
 
 class TrackableNode;
 class RestoreState;
+
+/// A saved value that is not a variable: a byte string (DT_STRING scalar) or a tensor.
+using AttributeValue = std::variant<Tensor, std::string>;
+
+/// A value an object saves besides its variables, such as a dataset iterator's position
+/// (TensorFlow's ITERATOR_STATE) or a random generator's state. Saved under the key
+/// `<object path>/.ATTRIBUTES/<name>`; `restore` receives it back when a checkpoint is restored.
+struct SaveableAttribute {
+  std::string name;
+  std::function<AttributeValue()> save;
+  std::function<void(const AttributeValue&)> restore;
+};
 
 /// One dependency: a variable (a leaf holding a value) or another object.
 class Dependency {
@@ -65,6 +79,8 @@ class TrackableNode {
     (void)restore;
     (void)node_id;
   }
+  /// Values this object saves besides its dependencies (none by default).
+  virtual std::vector<SaveableAttribute> attributes() const { return {}; }
 };
 
 /// A named container of dependencies (TensorFlow's AutoTrackable).
@@ -78,6 +94,9 @@ class Trackable {
   Dependency get(const std::string& name) const;
   /// All dependencies in registration order.
   std::vector<std::pair<std::string, Dependency>> dependencies() const;
+  /// Adds (or replaces) a saved non-variable value. Restored at once if a pending restore holds
+  /// it.
+  Trackable& add_attribute(SaveableAttribute attribute);
 
   /// The node view used by checkpoints (shares this container's state).
   std::shared_ptr<const TrackableNode> node() const;

@@ -190,6 +190,42 @@ TEST(CheckpointTest, NameBasedCheckpointWithoutObjectGraph) {
   EXPECT_EQ(value(m.b), (std::vector<float>{6}));
 }
 
+// An object whose state is not a variable, like a dataset iterator or a random generator.
+struct Counter {
+  std::string position = "batch=0";
+  int64_t seed = 0;
+  Trackable node;
+  Counter() {
+    node.add_attribute({"ITERATOR_STATE", [this] { return AttributeValue(position); },
+                        [this](const AttributeValue& v) { position = std::get<std::string>(v); }});
+  }
+  void add_seed() {
+    node.add_attribute(
+        {"RNG_STATE", [this] { return AttributeValue(Tensor::scalar<int64_t>(seed)); },
+         [this](const AttributeValue& v) { seed = std::get<Tensor>(v).item<int64_t>(); }});
+  }
+};
+
+TEST(CheckpointTest, SaveableAttributesRoundTrip) {
+  Counter saved;
+  saved.position = std::string("batch=17\0tail", 13);
+  saved.seed = 99;
+  saved.add_seed();
+  std::string path = Checkpoint({{"data", saved.node}}).write(temp_dir("attrs") + "/w");
+  auto keys = load_checkpoint(path)->get_variable_to_dtype_map();
+  EXPECT_EQ(keys["data/.ATTRIBUTES/ITERATOR_STATE"], "string");
+  EXPECT_EQ(keys["data/.ATTRIBUTES/RNG_STATE"], "int64");
+
+  Counter fresh;
+  auto status = Checkpoint({{"data", fresh.node}}).read(path);
+  EXPECT_EQ(fresh.position, saved.position);
+  EXPECT_EQ(fresh.seed, 0);
+  EXPECT_THROW(status.assert_consumed(), FailedPreconditionError);  // RNG_STATE not claimed
+  fresh.add_seed();  // added after restore(): restored at once
+  EXPECT_EQ(fresh.seed, 99);
+  status.assert_consumed();
+}
+
 TEST(CheckpointTest, StateFileTextFormat) {
   CheckpointState s;
   s.model_checkpoint_path = "ckpt-2";
