@@ -9,6 +9,10 @@
 
 #include "tfcc/keras/activations/activations.h"
 #include "tfcc/keras/callbacks/callback.h"
+#include "tfcc/keras/callbacks/csv_logger.h"
+#include "tfcc/keras/callbacks/early_stopping.h"
+#include "tfcc/keras/callbacks/lambda_callback.h"
+#include "tfcc/keras/callbacks/learning_rate.h"
 #include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/engine/keras_tensor.h"
