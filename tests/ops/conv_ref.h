@@ -67,9 +67,9 @@ inline Ref conv(const Ref& x, const Ref& f, const Params& p, bool depthwise) {
   for_each_tap(
       p, N, H, W, KH, KW,
       [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
-        double* out = &y.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-        const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
-        const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
+        double* out = y.values.data() + size_t(((n * r.out + oh) * c.out + ow) * OC);
+        const double* in = x.values.data() + size_t(((n * H + ih) * W + iw) * C);
+        const double* fw = f.values.data() + size_t((kh * KW + kw) * I * O);
         if (depthwise) {
           for (int64_t ch = 0; ch < C; ++ch)
             for (int64_t m = 0; m < O; ++m) out[ch * O + m] += in[ch] * fw[ch * O + m];
@@ -94,9 +94,9 @@ inline Ref conv_input_grad(const std::vector<int64_t>& xs, const Ref& f, const R
   for_each_tap(
       p, N, H, W, KH, KW,
       [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
-        const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-        double* g = &dx.values[size_t(((n * H + ih) * W + iw) * C)];
-        const double* fw = &f.values[size_t((kh * KW + kw) * I * O)];
+        const double* d = dy.values.data() + size_t(((n * r.out + oh) * c.out + ow) * OC);
+        double* g = dx.values.data() + size_t(((n * H + ih) * W + iw) * C);
+        const double* fw = f.values.data() + size_t((kh * KW + kw) * I * O);
         if (depthwise) {
           for (int64_t ch = 0; ch < C; ++ch)
             for (int64_t m = 0; m < O; ++m) g[ch] += d[ch * O + m] * fw[ch * O + m];
@@ -121,9 +121,9 @@ inline Ref conv_filter_grad(const Ref& x, const std::vector<int64_t>& fs, const 
   for_each_tap(
       p, N, H, W, KH, KW,
       [&](int64_t n, int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t ih, int64_t iw) {
-        const double* d = &dy.values[size_t(((n * r.out + oh) * c.out + ow) * OC)];
-        const double* in = &x.values[size_t(((n * H + ih) * W + iw) * C)];
-        double* g = &df.values[size_t((kh * KW + kw) * I * O)];
+        const double* d = dy.values.data() + size_t(((n * r.out + oh) * c.out + ow) * OC);
+        const double* in = x.values.data() + size_t(((n * H + ih) * W + iw) * C);
+        double* g = df.values.data() + size_t((kh * KW + kw) * I * O);
         if (depthwise) {
           for (int64_t ch = 0; ch < C; ++ch)
             for (int64_t m = 0; m < O; ++m) g[ch * O + m] += in[ch] * d[ch * O + m];
