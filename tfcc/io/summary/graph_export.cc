@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "tfcc/io/checkpoint/bundle_proto.h"
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/summary_writer.h"
 
@@ -30,7 +31,7 @@ bool convert_attr(const tfcc::AttrValue& value, AttrValue& out) {
   } else if (auto* s = std::get_if<std::string>(&value)) {
     out = AttrValue::string(*s);
   } else if (auto* t = std::get_if<DType>(&value)) {
-    out = AttrValue::type_of(proto_dtype(*t));
+    out = AttrValue::type_of(checkpoint::tf_datatype(*t));
   } else if (auto* is = std::get_if<std::vector<int64_t>>(&value)) {
     out = AttrValue::int_list(*is);
   } else if (auto* ds = std::get_if<std::vector<double>>(&value)) {
@@ -78,9 +79,9 @@ class Exporter {
       }
       if (n.num_outputs() == 1 &&
           (n.kind == graph::NodeKind::kArg || n.kind == graph::NodeKind::kConst)) {
-        def.attr["dtype"] = AttrValue::type_of(proto_dtype(n.dtypes[0]));
+        def.attr["dtype"] = AttrValue::type_of(checkpoint::tf_datatype(n.dtypes[0]));
       } else if (n.num_outputs() > 0 && !def.attr.count("T")) {
-        def.attr["T"] = AttrValue::type_of(proto_dtype(n.dtypes[0]));
+        def.attr["T"] = AttrValue::type_of(checkpoint::tf_datatype(n.dtypes[0]));
       }
       if (n.num_outputs() > 0) {
         std::vector<ShapeAttr> shapes;
@@ -110,7 +111,7 @@ class Exporter {
       id.name = unique(i == 0 ? "Identity" : "Identity_" + std::to_string(i));
       id.op = "Identity";
       id.input.push_back(ref(v));
-      id.attr["T"] = AttrValue::type_of(proto_dtype(g.dtype(v)));
+      id.attr["T"] = AttrValue::type_of(checkpoint::tf_datatype(g.dtype(v)));
       id.attr["_output_shapes"] = AttrValue::shape_list({shape_attr(g.shape(v))});
       out_.node.push_back(std::move(id));
     }
@@ -129,26 +130,6 @@ class Exporter {
 };
 
 }  // namespace
-
-int proto_dtype(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return kDtFloat;
-    case DType::kFloat64:
-      return kDtDouble;
-    case DType::kInt32:
-      return kDtInt32;
-    case DType::kInt64:
-      return kDtInt64;
-    case DType::kUInt8:
-      return kDtUInt8;
-    case DType::kBool:
-      return kDtBool;
-    case DType::kBFloat16:
-      return kDtBFloat16;
-  }
-  return kDtInvalid;
-}
 
 GraphDef to_graph_def(const graph::Graph& g) {
   GraphDef out;

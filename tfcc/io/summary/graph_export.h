@@ -16,9 +16,6 @@
 
 namespace tfcc::summary {
 
-/// TensorFlow's DataType number for a tfcc dtype.
-int proto_dtype(DType dtype);
-
 /// Converts a traced graph to the GraphDef TensorBoard draws.
 GraphDef to_graph_def(const graph::Graph& graph);
 
