@@ -3,12 +3,19 @@
 #   make test       installs, builds, runs the whole suite
 #   make test-asan  the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      builds and runs the benchmarks (tfcc next to its peers), prints tables
+#   make fuzz       builds the libFuzzer targets with clang and runs each FUZZ_RUNS times
+#   make test-tsan  the data pipeline tests under ThreadSanitizer
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
+FUZZ_BUILD ?= build/fuzz
+FUZZ_RUNS ?= 1000000
+TSAN_BUILD ?= build/tsan
 CMAKE_FLAGS ?=
+# Paths under the checkout are hashed relative to it, so every clone shares one ccache.
+export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all deps build demo test test-asan bench format clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz bench format clean
 
 all: build
 
@@ -23,6 +30,8 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
+	$(BUILD)/examples/keras_fit_cnn --full
+	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -35,6 +44,29 @@ test-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer needs clang: the whole tree is instrumented for coverage + ASan, each fuzz/*_fuzz.cc
+# links the fuzzer driver, and scripts/run-fuzz.sh prints each target's execution count.
+$(FUZZ_BUILD)/CMakeCache.txt:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DTFCC_FUZZ=ON -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCHMARKS=OFF \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer" $(CMAKE_FLAGS)
+
+fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
+	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
+
+# ThreadSanitizer over the input pipeline's tests (worker threads, prefetch, early destruction).
+# OMP_NUM_THREADS=1: GCC's OpenMP runtime is not TSan-instrumented and would report its own sync.
+$(TSAN_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFCC_BUILD_BENCHMARKS=OFF \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" $(CMAKE_FLAGS)
+
+test-tsan: deps $(TSAN_BUILD)/CMakeCache.txt
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target data_tests
+	OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  $(TSAN_BUILD)/tests/data_tests
 
 # The peers (LibTorch, PyTorch, TensorFlow) come from install-bench-deps.sh, not install-deps.sh,
 # so `make test` stays lean. Re-configuring lets CMake find a LibTorch installed just now.

@@ -110,3 +110,7 @@ echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "== tfcc next to its peers and limits (medians of $REPS repetitions)"
 python3 "$HERE/report.py" "$OUT"
+
+# The seed CNN's convolution block against PyTorch (its own rounds and table).
+echo
+bash "$HERE/conv_run.sh" "$BUILD"

@@ -8,7 +8,9 @@ packages=(
   libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev libpng-dev
   dataset-fashion-mnist
+  libopenmpi-dev openmpi-bin
   clang clang-format libclang-rt-14-dev
+  protobuf-compiler
 )
 
 missing=()

@@ -12,11 +12,31 @@ std::vector<OpRow> creation_rows();
 std::vector<OpRow> random_rows();
 std::vector<OpRow> linalg_rows();
 std::vector<OpRow> variable_rows();
+std::vector<OpRow> conv_rows();
+std::vector<OpRow> pool_rows();
+std::vector<OpRow> conv_fused_rows();
+std::vector<OpRow> nn_rows();
+std::vector<OpRow> training_rows();
 
+// One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
   std::vector<OpRow> rows;
-  for (auto family : {unary_rows, binary_rows, elementwise_rows, reduction_rows, array_rows,
-                      creation_rows, random_rows, linalg_rows, variable_rows}) {
+  for (auto family : {
+           unary_rows,
+           binary_rows,
+           elementwise_rows,
+           reduction_rows,
+           array_rows,
+           creation_rows,
+           random_rows,
+           linalg_rows,
+           variable_rows,
+           conv_rows,
+           pool_rows,
+           conv_fused_rows,
+           nn_rows,
+           training_rows,
+       }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }
   return rows;

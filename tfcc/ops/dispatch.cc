@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tfcc/ops/config.h"
+
 namespace tfcc {
 namespace {
 
@@ -122,6 +124,7 @@ std::vector<Tensor> execute_eager(const OpCall& call) {
                                                "=", dtype_name(kernel_dtype)));
   }
   KernelContext kc(call, std::move(specs));
+  config::threading::sync_calling_thread();
   kernel(kc);
   for (int i = 0; i < kc.num_outputs(); ++i) {
     Tensor& out = kc.outputs()[i];

@@ -13,6 +13,10 @@ void register_creation_ops(OpRegistry& r);
 void register_random_ops(OpRegistry& r);
 void register_linalg_ops(OpRegistry& r);
 void register_variable_ops(OpRegistry& r);
+void register_conv_ops(OpRegistry& r);
+void register_nn_ops(OpRegistry& r);
+void register_pool_ops(OpRegistry& r);
+void register_training_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -24,6 +28,10 @@ void register_all_ops(OpRegistry& r) {
   register_random_ops(r);
   register_linalg_ops(r);
   register_variable_ops(r);
+  register_conv_ops(r);
+  register_nn_ops(r);
+  register_pool_ops(r);
+  register_training_ops(r);
 }
 
 }  // namespace tfcc

@@ -5,7 +5,9 @@
 
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
+#include "tfcc/ops/reduction/reduction.h"
 
 namespace tfcc {
 namespace {
@@ -19,7 +21,7 @@ std::string dims_string(const PartialShape& s) {
 }
 
 std::pair<bool, bool> transposes(const OpDef& op, const Attrs& attrs) {
-  if (op.name() == "MatMul") {
+  if (op.name() != "BatchMatMulV2") {
     return {attrs.get<bool>("transpose_a"), attrs.get<bool>("transpose_b")};
   }
   return {attrs.get<bool>("adj_x"), attrs.get<bool>("adj_y")};
@@ -27,7 +29,7 @@ std::pair<bool, bool> transposes(const OpDef& op, const Attrs& attrs) {
 
 std::vector<OutputSpec> matmul_shape(const InferenceContext& c) {
   const PartialShape a = c.shape(0), b = c.shape(1);
-  const bool batched = c.op().name() != "MatMul";
+  const bool batched = c.op().name() == "BatchMatMulV2";
   auto [ta, tb] = transposes(c.op(), c.attrs());
   if (!a.rank_known() || !b.rank_known()) {
     return {{c.dtype(0), PartialShape::unknown_rank()}};
@@ -83,12 +85,9 @@ std::vector<OutputSpec> matmul_shape(const InferenceContext& c) {
 //   (T, F): dA = B @ dC^T,      dB = A @ dC
 //   (T, T): dA = B^T @ dC^T,    dB = dC^T @ A^T
 // then summed over broadcast batch dims.
-std::vector<Tensor> matmul_grad(const GradContext& g) {
-  const Tensor &a = g.inputs[0], &b = g.inputs[1], &dc = g.grads[0];
-  if (!dc.defined() || !is_floating(a.dtype())) return {Tensor(), Tensor()};
-  auto [ta, tb] = transposes(g.op, g.attrs);
-  // A product whose gradient the tape drops (e.g. the input batch's) is not computed.
-  const bool need_a = g.input_needed(0), need_b = g.input_needed(1);
+// The products of TensorFlow's rule for C = op_a(A) @ op_b(B), given dC.
+std::pair<Tensor, Tensor> matmul_input_grads(const Tensor& a, const Tensor& b, bool ta, bool tb,
+                                             const Tensor& dc, bool need_a, bool need_b) {
   Tensor da, db;
   if (!ta && !tb) {
     if (need_a) da = matmul(dc, b, false, true);
@@ -103,8 +102,43 @@ std::vector<Tensor> matmul_grad(const GradContext& g) {
     if (need_a) da = matmul(b, dc, true, true);
     if (need_b) db = matmul(dc, a, true, true);
   }
+  return {da, db};
+}
+
+std::vector<Tensor> matmul_grad(const GradContext& g) {
+  const Tensor &a = g.inputs[0], &b = g.inputs[1], &dc = g.grads[0];
+  if (!dc.defined() || !is_floating(a.dtype())) return {Tensor(), Tensor()};
+  auto [ta, tb] = transposes(g.op, g.attrs);
+  // A product whose gradient the tape drops (e.g. the input batch's) is not computed.
+  auto [da, db] = matmul_input_grads(a, b, ta, tb, dc, g.input_needed(0), g.input_needed(1));
   return {da.defined() ? sum_to_shape_of(da, a) : Tensor(),
           db.defined() ? sum_to_shape_of(db, b) : Tensor()};
+}
+
+// _FusedMatMul: y = act(op_a(A) @ op_b(B) + bias) (2-D).
+std::vector<OutputSpec> fused_matmul_shape(const InferenceContext& c) {
+  std::vector<OutputSpec> out = matmul_shape(c);
+  const std::string& act = c.attr<std::string>("activation");
+  if (!fused::is_activation(act)) c.fail(fused::unsupported_message(act));
+  const PartialShape bias = c.shape(2);
+  const int64_t n = out[0].shape.rank_known() ? out[0].shape.dim(1) : -1;
+  if (bias.rank_known() && (bias.rank() != 1 || (bias.dim(0) >= 0 && n >= 0 && bias.dim(0) != n))) {
+    c.fail(internal::str_cat("bias must be a vector of the product's columns (", n, "), got shape ",
+                             bias.to_string()));
+  }
+  return out;
+}
+
+std::vector<Tensor> fused_matmul_grad(const GradContext& g) {
+  const Tensor &a = g.inputs[0], &b = g.inputs[1], &bias = g.inputs[2];
+  const bool ta = g.attrs.get<bool>("transpose_a"), tb = g.attrs.get<bool>("transpose_b");
+  const Tensor dz = fused::activation_grad(
+      g.attrs.get<std::string>("activation"), g.attrs.get<double>("leakyrelu_alpha"), g.outputs[0],
+      g.grads[0], [&] { return add(matmul(a, b, ta, tb), bias); });
+  auto [da, db] = matmul_input_grads(a, b, ta, tb, dz, g.input_needed(0), g.input_needed(1));
+  Tensor dbias;
+  if (g.input_needed(2)) dbias = reduce_sum(dz, {0});
+  return {da, db, dbias};
 }
 
 }  // namespace
@@ -130,6 +164,19 @@ void register_linalg_ops(OpRegistry& r) {
       .shape_fn(matmul_shape)
       .cpu_kernels(linalg_cpu_kernel)
       .gradient(matmul_grad);
+  r.add("_FusedMatMul")
+      .input("a", "T")
+      .input("b", "T")
+      .input("bias", "T")
+      .output("product", "T")
+      .type_attr("T", kFloatTypes)
+      .attr("transpose_a", AttrType::kBool, false)
+      .attr("transpose_b", AttrType::kBool, false)
+      .attr("activation", AttrType::kString, std::string())
+      .attr("leakyrelu_alpha", AttrType::kFloat, 0.2)
+      .shape_fn(fused_matmul_shape)
+      .cpu_kernels(linalg_cpu_kernel)
+      .gradient(fused_matmul_grad);
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b, Loc loc) {
@@ -141,6 +188,23 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose
     return dispatch1(mm, in, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}}, loc);
   }
   return dispatch1(bmm, in, {{"adj_x", transpose_a}, {"adj_y", transpose_b}}, loc);
+}
+
+}  // namespace tfcc
+
+namespace tfcc {
+
+Tensor fused_matmul(const Tensor& a, const Tensor& b, const Tensor& bias,
+                    const std::string& activation, bool transpose_a, bool transpose_b,
+                    double leakyrelu_alpha, Loc loc) {
+  static const OpDef& op = op_def("_FusedMatMul");
+  Tensor in[] = {a, b, bias};
+  return dispatch1(op, in,
+                   {{"transpose_a", transpose_a},
+                    {"transpose_b", transpose_b},
+                    {"activation", activation},
+                    {"leakyrelu_alpha", leakyrelu_alpha}},
+                   loc);
 }
 
 }  // namespace tfcc

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
+#include "tfcc/ops/linalg/onednn.h"
 
 namespace tfcc {
 namespace {
@@ -36,7 +38,7 @@ struct Problem {
 Problem make_problem(const KernelContext& c) {
   const Shape &sa = c.input(0).shape(), &sb = c.input(1).shape();
   Problem p;
-  if (c.op().name() == "MatMul") {
+  if (c.op().name() != "BatchMatMulV2") {
     p.ta = c.attr<bool>("transpose_a");
     p.tb = c.attr<bool>("transpose_b");
   } else {
@@ -137,15 +139,8 @@ void matmul_loop(const Problem& p, const T* a, const T* b, T* c) {
 
 // ---- oneDNN ----
 
-dnnl::engine& engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
-
-dnnl::stream& stream() {
-  thread_local dnnl::stream s(engine());
-  return s;
-}
+using onednn::engine;
+using onednn::stream;
 
 struct CacheEntry {
   std::unique_ptr<dnnl::matmul> prim;  // null: oneDNN rejected the problem (use the loop)
@@ -308,7 +303,90 @@ void matmul_kernel(KernelContext& ctx) {
   matmul_loop<T>(p, pa, pb, pc);
 }
 
+// ---- _FusedMatMul: one oneDNN matmul primitive with bias and an eltwise post-op ----
+
+struct FusedEntry {
+  std::unique_ptr<dnnl::matmul> prim;  // null: rejected (bias + activation loop instead)
+  dnnl::memory::desc a_md, b_md, bias_md, c_md, scratch_md;
+};
+
+onednn::PrimitiveCache<FusedEntry>& fused_cache() {
+  static auto* c = new onednn::PrimitiveCache<FusedEntry>;
+  return *c;
+}
+
+bool run_fused_onednn(const Problem& p, const std::string& act, float alpha, const float* a,
+                      const float* b, const float* bias, float* c) {
+  std::vector<int64_t> key = onednn::key_prefix(301);
+  for (int64_t v : {p.m, p.k, p.n, int64_t(p.ta), int64_t(p.tb)}) key.push_back(v);
+  for (char ch : act) key.push_back(ch);
+  int32_t bits;
+  std::memcpy(&bits, &alpha, sizeof bits);
+  key.push_back(bits);
+  auto e = fused_cache().get(key, [&] {
+    auto e = std::make_shared<FusedEntry>();
+    e->a_md = p.ta ? strided_desc({}, p.k, p.m, true) : strided_desc({}, p.m, p.k, false);
+    e->b_md = p.tb ? strided_desc({}, p.n, p.k, true) : strided_desc({}, p.k, p.n, false);
+    e->c_md = strided_desc({}, p.m, p.n, false);
+    e->bias_md = strided_desc({}, 1, p.n, false);
+    try {
+      dnnl::primitive_attr attr = onednn::user_scratchpad_attr();
+      if (!act.empty()) {
+        dnnl::algorithm alg;
+        float al, be;
+        if (!onednn::eltwise_algorithm(act, alpha, &alg, &al, &be)) return e;
+        dnnl::post_ops po;
+        po.append_eltwise(1.f, alg, al, be);
+        attr.set_post_ops(po);
+      }
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e->a_md, e->b_md, e->bias_md, e->c_md),
+                                      attr, engine());
+      e->scratch_md = pd.scratchpad_desc();
+      e->prim = std::make_unique<dnnl::matmul>(pd);
+    } catch (const dnnl::error&) {
+      e->prim.reset();
+    }
+    return e;
+  });
+  if (!e->prim) {
+    fused_cache().count_fallback();
+    return false;
+  }
+  onednn::execute(*e->prim, e->scratch_md,
+                  {{DNNL_ARG_SRC, onednn::wrap(e->a_md, a)},
+                   {DNNL_ARG_WEIGHTS, onednn::wrap(e->b_md, b)},
+                   {DNNL_ARG_BIAS, onednn::wrap(e->bias_md, bias)},
+                   {DNNL_ARG_DST, onednn::wrap(e->c_md, c)}});
+  return true;
+}
+
+template <typename T>
+void fused_matmul_kernel(KernelContext& ctx) {
+  const Problem p = make_problem(ctx);
+  Tensor& out = ctx.allocate_output(0, Shape{p.m, p.n});
+  if (out.num_elements() == 0) return;
+  T* pc = out.mutable_data<T>();
+  const T* pa = ctx.input(0).data<T>();
+  const T* pb = ctx.input(1).data<T>();
+  const T* bias = ctx.input(2).data<T>();
+  const std::string& act = ctx.attr<std::string>("activation");
+  const double alpha = ctx.attr<double>("leakyrelu_alpha");
+  if (p.k == 0) {
+    std::fill(pc, pc + out.num_elements(), T(0));
+  } else {
+    if constexpr (std::is_same_v<T, float>) {
+      if (run_fused_onednn(p, act, static_cast<float>(alpha), pa, pb, bias, pc)) return;
+      if (!run_onednn(p, pa, pb, pc)) matmul_loop<T>(p, pa, pb, pc);
+    } else {
+      matmul_loop<T>(p, pa, pb, pc);
+    }
+  }
+  fused::apply_bias_activation<T>(pc, p.m, p.n, bias, act, alpha);
+}
+
 }  // namespace
+
+onednn::CacheStats fused_matmul_cache_stats() { return fused_cache().stats(); }
 
 MatMulCacheStats matmul_cache_stats() {
   Cache& c = cache();
@@ -322,6 +400,11 @@ MatMulCacheStats matmul_cache_stats() {
 }
 
 KernelFn linalg_cpu_kernel(const std::string& op, DType dtype) {
+  if (op == "_FusedMatMul") {
+    if (dtype == float32) return fused_matmul_kernel<float>;
+    if (dtype == float64) return fused_matmul_kernel<double>;
+    return nullptr;
+  }
   if (op != "MatMul" && op != "BatchMatMulV2") return nullptr;
   switch (dtype) {
     case float32:

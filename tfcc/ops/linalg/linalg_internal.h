@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tfcc/ops/linalg/onednn.h"
 #include "tfcc/ops/op_def.h"
 
 namespace tfcc {
@@ -19,5 +20,8 @@ struct MatMulCacheStats {
   int64_t fallbacks = 0;  ///< float32 calls oneDNN could not take (run by the C++ loop)
 };
 MatMulCacheStats matmul_cache_stats();
+
+/// Counters of the _FusedMatMul primitive cache.
+onednn::CacheStats fused_matmul_cache_stats();
 
 }  // namespace tfcc

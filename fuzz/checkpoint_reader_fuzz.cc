@@ -1,0 +1,91 @@
+// Fuzzes the checkpoint reader: the index table, the bundle protos, the object graph, string
+// tensors and tensor reads, then an object-based restore through the real files.
+//
+// Input: a 4-byte little-endian length n, n bytes of `.index`, the rest is the data file
+// (fuzz/corpus/checkpoint_reader_fuzz holds a real checkpoint in this form).
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "tfcc/io/checkpoint/bundle.h"
+#include "tfcc/io/checkpoint/checkpoint.h"
+#include "tfcc/io/checkpoint/object_graph.h"
+#include "tfcc/io/checkpoint/table.h"
+#include "tfcc/platform/errors.h"
+
+namespace {
+
+void put(const std::string& path, std::string_view bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void parse_in_memory(std::string_view index) {
+  using namespace tfcc::checkpoint;
+  auto entries = read_table(index, "fuzz.index");
+  for (const auto& [key, value] : entries) {
+    try {
+      if (key.empty()) {
+        decode_header(value, "fuzz header");
+      } else {
+        decode_entry(value, "fuzz entry");
+      }
+    } catch (const tfcc::Error&) {
+    }
+  }
+}
+
+void read_files(std::string_view index, std::string_view data) {
+  static const std::string prefix =
+      "/tmp/tfcc_checkpoint_reader_fuzz_" + std::to_string(::getpid());
+  put(tfcc::checkpoint::index_filename(prefix), index);
+  put(tfcc::checkpoint::data_filename(prefix, 0, 1), data);
+  {
+    tfcc::checkpoint::BundleReader reader(prefix);
+    for (const std::string& key : reader.keys()) {
+      try {
+        if (reader.entry(key).dtype == tfcc::checkpoint::kDtString) {
+          auto s = reader.read_strings(key);
+          if (key == tfcc::checkpoint::kObjectGraphKey && s.size() == 1) {
+            tfcc::checkpoint::decode_object_graph(s[0], "fuzz graph");
+          }
+        } else {
+          reader.read_tensor(key);
+        }
+      } catch (const tfcc::Error&) {
+      }
+    }
+  }
+  // Object-based restore into objects shaped like the seed checkpoint's.
+  tfcc::Variable kernel(tfcc::Tensor::from_vector<float>(std::vector<float>(6, 0), {2, 3}));
+  tfcc::Variable step(tfcc::Tensor::scalar<int64_t>(0));
+  tfcc::train::Trackable model;
+  model.track("kernel", kernel);
+  tfcc::train::Checkpoint ckpt({{"model", model}, {"step", step}});
+  ckpt.read(prefix).expect_partial();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  if (bytes.size() < 4) return 0;
+  uint32_t n = 0;
+  for (int i = 3; i >= 0; --i) n = (n << 8) | static_cast<uint8_t>(bytes[static_cast<size_t>(i)]);
+  bytes.remove_prefix(4);
+  if (n > bytes.size()) n = static_cast<uint32_t>(bytes.size());
+  std::string_view index = bytes.substr(0, n), rest = bytes.substr(n);
+  try {
+    parse_in_memory(index);
+  } catch (const tfcc::Error&) {
+  }
+  try {
+    read_files(index, rest);
+  } catch (const tfcc::Error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,108 @@
+// Writes a small, fully deterministic TensorBoard log directory with every kind of summary tfcc
+// writes, for the integration tests (tensorboard_check.py recomputes every value independently):
+//
+//   LOGDIR/train       scalars loss (20 steps) and accuracy, histogram weights (steps 0 and 10),
+//                      images samples (uint8 RGB at step 0, float gray at step 1), text notes,
+//                      a six-node graph
+//   LOGDIR/validation  scalar loss (5 steps)
+//   LOGDIR/traced      the graph of a traced function (relu(matmul(x, w)))
+//
+// usage: summary_log_writer LOGDIR
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tfcc/platform/errors.h"
+#include "tfcc/tfcc.h"
+
+namespace summary = tfcc::summary;
+using tfcc::Shape;
+using tfcc::Tensor;
+
+// x -> dense/MatMul(x, dense/kernel) -> dense/BiasAdd(., dense/bias) -> dense/Relu, with shapes.
+summary::GraphDef small_graph() {
+  using summary::AttrValue;
+  using summary::NodeDef;
+  auto shapes = [](std::vector<int64_t> dims) {
+    return AttrValue::shape_list({summary::ShapeAttr{.dims = std::move(dims)}});
+  };
+  auto dtype = AttrValue::type_of(summary::kDtFloat);
+  summary::GraphDef g;
+  g.node.push_back(NodeDef{.name = "x",
+                           .op = "Placeholder",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({-1, 4})}}});
+  g.node.push_back(NodeDef{.name = "dense/kernel",
+                           .op = "Const",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({4, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/bias",
+                           .op = "Const",
+                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({8})}}});
+  g.node.push_back(NodeDef{.name = "dense/MatMul",
+                           .op = "MatMul",
+                           .input = {"x", "dense/kernel"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/BiasAdd",
+                           .op = "BiasAdd",
+                           .input = {"dense/MatMul", "dense/bias"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  g.node.push_back(NodeDef{.name = "dense/Relu",
+                           .op = "Relu",
+                           .input = {"dense/BiasAdd", "^x"},
+                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  return g;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: summary_log_writer LOGDIR\n";
+    return 2;
+  }
+  std::string logdir = argv[1];
+  try {
+    auto train = summary::create_file_writer(logdir + "/train");
+    auto validation = summary::create_file_writer(logdir + "/validation");
+    {
+      auto scope = train.as_default();
+      for (int64_t step = 0; step < 20; ++step) {
+        summary::scalar("loss", 1.0 / static_cast<double>(step + 1), step, "training loss");
+        summary::scalar("accuracy", Tensor::scalar<float>(static_cast<float>(step) / 20.0f), step);
+      }
+      for (int64_t step : {0, 10}) {
+        // Exactly representable values, so any implementation buckets them identically.
+        std::vector<double> weights;
+        for (int64_t i = 0; i < 1000; ++i)
+          weights.push_back(((i * 37 + step * 11) % 101) / 4.0 - 10);
+        summary::histogram("weights", Tensor::from_vector<double>(weights), step);
+      }
+      std::vector<uint8_t> rgb(2 * 4 * 5 * 3);
+      for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<uint8_t>((i * 7) % 256);
+      summary::image("samples", Tensor::from_vector<uint8_t>(rgb, Shape{2, 4, 5, 3}), 0, 3);
+      std::vector<float> gray(9);
+      for (size_t k = 0; k < gray.size(); ++k) gray[k] = static_cast<float>(k) / 8.0f;
+      summary::image("samples", Tensor::from_vector<float>(gray, Shape{1, 3, 3, 1}), 1);
+      summary::text("notes", "hello **tfcc**", 0);
+      summary::text("notes", std::vector<std::string>{"a", "b", "c"}, 1);
+      summary::graph(small_graph());
+    }
+    {
+      auto scope = validation.as_default();
+      for (int64_t step = 0; step < 5; ++step) summary::scalar("loss", 2.0 - 0.25 * step, step);
+    }
+    {
+      // The graph of a traced function, as the Graphs tab shows it.
+      auto traced = summary::create_file_writer(logdir + "/traced");
+      auto scope = traced.as_default();
+      tfcc::Variable w(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, Shape{2, 3}),
+                       {.name = "dense/kernel"});
+      auto f = tfcc::function([&](Tensor x) { return tfcc::relu(tfcc::matmul(x, w)); });
+      summary::graph(f.get_concrete_function(tfcc::TensorSpec{{-1, 2}, tfcc::float32}).graph());
+    }
+    train.close();
+    validation.close();
+  } catch (const tfcc::Error& e) {
+    std::cerr << "summary_log_writer: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

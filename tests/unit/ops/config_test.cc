@@ -1,0 +1,78 @@
+// tfcc::config::threading: the setter's contract (as tf.config.threading), its effect on the
+// OpenMP thread count of every thread that runs ops, and the primitive caches staying correct
+// when the count changes (a primitive planned for one count is never reused under another).
+#include "tfcc/ops/config.h"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <thread>
+
+#include "tfcc/ops/conv/conv_internal.h"
+#include "tfcc/tfcc.h"
+
+namespace tfcc {
+namespace {
+
+namespace th = config::threading;
+
+// Restores the default after each test.
+class Threading : public ::testing::Test {
+ protected:
+  void TearDown() override { th::set_intra_op_parallelism_threads(0); }
+};
+
+TEST_F(Threading, DefaultIsZeroMeaningSystemPicks) {
+  EXPECT_EQ(th::get_intra_op_parallelism_threads(), 0);
+  EXPECT_GE(th::effective_intra_op_parallelism_threads(), 1);
+}
+
+TEST_F(Threading, SetAndGet) {
+  th::set_intra_op_parallelism_threads(1);
+  EXPECT_EQ(th::get_intra_op_parallelism_threads(), 1);
+  EXPECT_EQ(th::effective_intra_op_parallelism_threads(), 1);
+  EXPECT_EQ(omp_get_max_threads(), 1) << "the calling thread applies it at once";
+  th::set_intra_op_parallelism_threads(3);
+  EXPECT_EQ(th::get_intra_op_parallelism_threads(), 3);
+  EXPECT_EQ(omp_get_max_threads(), 3);
+}
+
+TEST_F(Threading, NegativeIsRejected) {
+  EXPECT_THROW(th::set_intra_op_parallelism_threads(-1), InvalidArgumentError);
+  EXPECT_EQ(th::get_intra_op_parallelism_threads(), 0);
+}
+
+TEST_F(Threading, OtherThreadsPickItUpAtTheirNextOp) {
+  th::set_intra_op_parallelism_threads(1);
+  int seen = -1;
+  std::thread t([&] {
+    // A thread that has not run an op yet still has OpenMP's default; one op syncs it.
+    Tensor x = constant(std::vector<float>{1, 2, 3});
+    (void)(x + x);
+    seen = omp_get_max_threads();
+  });
+  t.join();
+  EXPECT_EQ(seen, 1);
+}
+
+TEST_F(Threading, ConvPrimitivesAreKeyedByThreadCount) {
+  Tensor x = random::stateless_uniform({4, 12, 12, 3}, {9, 1});
+  Tensor w = random::stateless_uniform({3, 3, 3, 8}, {9, 2});
+  th::set_intra_op_parallelism_threads(1);
+  const std::vector<float> one = conv2d(x, w, {1}, "SAME").to_vector<float>();
+  const onednn::CacheStats s1 = conv_cache_stats();
+  th::set_intra_op_parallelism_threads(2);
+  const std::vector<float> two = conv2d(x, w, {1}, "SAME").to_vector<float>();
+  const onednn::CacheStats s2 = conv_cache_stats();
+  EXPECT_EQ(s2.misses, s1.misses + 1) << "a new thread count must build its own primitive";
+  th::set_intra_op_parallelism_threads(1);
+  conv2d(x, w, {1}, "SAME");
+  const onednn::CacheStats s3 = conv_cache_stats();
+  EXPECT_EQ(s3.misses, s2.misses) << "the 1-thread primitive is still cached";
+  EXPECT_EQ(s3.hits, s2.hits + 1);
+  ASSERT_EQ(one.size(), two.size());
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_NEAR(one[i], two[i], 1e-4);
+}
+
+}  // namespace
+}  // namespace tfcc

@@ -1,0 +1,39 @@
+#include "tfcc/data/dataset.h"
+
+#include "tfcc/platform/errors.h"
+
+namespace tfcc::data {
+
+Iterator Dataset::make_iterator() const { return Iterator(node_, node_->make_iterator()); }
+
+ElementIterator Dataset::begin() const { return ElementIterator(make_iterator()); }
+
+Element Dataset::take_one() const {
+  Iterator it = make_iterator();
+  return it.get_next();
+}
+
+std::vector<Element> Dataset::as_vector() const {
+  TFCC_CHECK_ARG(cardinality() != kInfiniteCardinality,
+                 "as_vector() on an infinite dataset would never return");
+  std::vector<Element> out;
+  Iterator it = make_iterator();
+  while (auto e = it.get_next_as_optional()) out.push_back(std::move(*e));
+  return out;
+}
+
+Dataset Dataset::rebatch(int64_t batch_size, bool drop_remainder) const {
+  return unbatch().batch(batch_size, drop_remainder);
+}
+
+ElementIterator::ElementIterator(Iterator it) : it_(std::make_shared<Iterator>(std::move(it))) {
+  current_ = it_->get_next_as_optional();
+}
+
+ElementIterator& ElementIterator::operator++() {
+  current_ = it_->get_next_as_optional();
+  if (!current_) it_.reset();  // end of the pass: stop worker threads now
+  return *this;
+}
+
+}  // namespace tfcc::data

@@ -1,0 +1,24 @@
+// Reading files that may be gzip-compressed (MNIST's IDX files ship as .gz).
+//
+//   std::string bytes = tfcc::data::read_file_maybe_gzip("train-images-idx3-ubyte.gz");
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace tfcc::data {
+
+/// True if `bytes` starts with the gzip magic (1f 8b).
+bool is_gzip(std::string_view bytes);
+
+/// Inflates gzip data (all members). `source` names the data in errors; output larger than
+/// `max_output` bytes raises ResourceExhaustedError; corrupt or truncated input raises
+/// DataLossError naming the source and the compressed offset.
+std::string gunzip(std::string_view bytes, const std::string& source,
+                   size_t max_output = size_t{1} << 36);
+
+/// The file's bytes, inflated if it is gzip-compressed.
+std::string read_file_maybe_gzip(const std::string& path);
+
+}  // namespace tfcc::data

@@ -1,0 +1,91 @@
+#include "tfcc/keras/engine/keras_tensor.h"
+
+#include "tfcc/keras/engine/backend.h"
+#include "tfcc/ops/creation/creation.h"
+
+namespace tfcc::keras {
+
+std::string KerasTensor::to_string() const {
+  return internal::str_cat("KerasTensor(shape=", shape().to_string(),
+                           ", dtype=", dtype_name(dtype()), ", created by layer '",
+                           node_->layer->name(), "')");
+}
+
+InputLayer::InputLayer(std::vector<int64_t> input_shape, Options options)
+    : Layer({.name =
+                 options.name.empty() ? backend::unique_object_name("input", false) : options.name,
+             .trainable = true,
+             .input_shape = {},
+             .dtype = options.dtype},
+            "") {
+  std::vector<int64_t> dims = {options.batch_size.value_or(PartialShape::kUnknown)};
+  for (int64_t d : input_shape) {
+    TFCC_CHECK_ARG(d >= -1, "Input shape dimensions must be non-negative or -1 (None), got ", d);
+    dims.push_back(d);
+  }
+  batch_shape_ = PartialShape(dims);
+}
+
+Tensor InputLayer::call(const Tensor& inputs, bool) {
+  TFCC_CHECK_ARG(batch_shape_.is_compatible_with(inputs.partial_shape()), "Input '", name(),
+                 "' expects shape ", batch_shape_.to_string(), ", but received input with shape ",
+                 inputs.partial_shape().to_string());
+  return inputs;
+}
+
+Config InputLayer::get_config() const {
+  Config c = {{"batch_input_shape", config::repr(batch_shape_.dims())},
+              {"dtype", config::repr(std::string(dtype_name(dtype())))},
+              {"sparse", "False"},
+              {"ragged", "False"},
+              {"name", config::repr(name())}};
+  return c;
+}
+
+KerasTensor Input(std::vector<int64_t> shape, InputOptions options) {
+  return input_tensor_of(std::make_shared<InputLayer>(
+      std::move(shape), InputLayer::Options{options.name, options.batch_size, options.dtype}));
+}
+
+KerasTensor input_tensor_of(const std::shared_ptr<InputLayer>& layer) {
+  auto node = std::make_shared<Node>();
+  node->layer = layer;
+  node->output_shapes = {layer->batch_shape()};
+  node->output_dtypes = {layer->dtype()};
+  node->node_index = layer->add_inbound_node();
+  layer->set_output_shapes(node->output_shapes);
+  return KerasTensor(node, 0);
+}
+
+KerasTensors call_symbolic(const std::shared_ptr<Layer>& layer, const KerasTensors& inputs) {
+  TFCC_CHECK_ARG(!inputs.empty(), "Layer '", layer->name(), "' was called on an empty list");
+  // Placeholder batch: unknown dimensions become 1; the outputs' first dimension becomes None
+  // again when the inputs' was unknown.
+  Tensors placeholders;
+  bool batch_unknown = false;
+  for (const auto& kt : inputs) {
+    const PartialShape& s = kt.shape();
+    TFCC_CHECK_ARG(s.rank_known(), "Layer '", layer->name(), "' needs inputs of known rank");
+    std::vector<int64_t> dims = s.dims();
+    if (!dims.empty() && dims[0] == PartialShape::kUnknown) batch_unknown = true;
+    for (auto& d : dims) d = d == PartialShape::kUnknown ? 1 : d;
+    placeholders.push_back(zeros(dims, kt.dtype()));
+  }
+  Tensors outputs = (*layer)(placeholders, {.training = false});
+  auto node = std::make_shared<Node>();
+  node->layer = layer;
+  node->inputs = inputs;
+  node->node_index = layer->add_inbound_node();
+  for (const auto& o : outputs) {
+    std::vector<int64_t> dims = o.shape().dims();
+    if (batch_unknown && !dims.empty()) dims[0] = PartialShape::kUnknown;
+    node->output_shapes.emplace_back(dims);
+    node->output_dtypes.push_back(o.dtype());
+  }
+  layer->set_output_shapes(node->output_shapes);
+  KerasTensors result;
+  for (size_t i = 0; i < outputs.size(); ++i) result.emplace_back(node, static_cast<int>(i));
+  return result;
+}
+
+}  // namespace tfcc::keras

@@ -1,0 +1,34 @@
+// tfcc::keras: layers, models (compile / fit / evaluate / predict), losses, metrics, optimizers,
+// initializers, regularizers, activations and callbacks.
+//
+//   using namespace tfcc::keras;
+//   Sequential model({layers::Dense(64, {.activation = "relu", .input_shape = {784}}),
+//                     layers::Dense(10)});
+//   model.summary();
+#pragma once
+
+#include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/callbacks/callback.h"
+#include "tfcc/keras/callbacks/csv_logger.h"
+#include "tfcc/keras/callbacks/early_stopping.h"
+#include "tfcc/keras/callbacks/lambda_callback.h"
+#include "tfcc/keras/callbacks/learning_rate.h"
+#include "tfcc/keras/callbacks/progbar.h"
+#include "tfcc/keras/engine/backend.h"
+#include "tfcc/keras/engine/keras_tensor.h"
+#include "tfcc/keras/engine/layer.h"
+#include "tfcc/keras/initializers/initializers.h"
+#include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/conv.h"
+#include "tfcc/keras/layers/core.h"
+#include "tfcc/keras/layers/embedding.h"
+#include "tfcc/keras/layers/merging.h"
+#include "tfcc/keras/layers/normalization.h"
+#include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/rnn.h"
+#include "tfcc/keras/losses/losses.h"
+#include "tfcc/keras/metrics/metrics.h"
+#include "tfcc/keras/models/model.h"
+#include "tfcc/keras/models/sequential.h"
+#include "tfcc/keras/optimizers/optimizers.h"
+#include "tfcc/keras/regularizers/regularizers.h"

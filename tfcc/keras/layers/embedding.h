@@ -1,0 +1,39 @@
+// Embedding: maps integer indices to dense vectors of `output_dim`.
+//
+//   layers::Embedding(1000, 64);     // (batch, seq) int -> (batch, seq, 64)
+#pragma once
+
+#include "tfcc/keras/engine/layer.h"
+
+namespace tfcc::keras::layers {
+
+/// Options of Embedding (Keras defaults: uniform(-0.05, 0.05) table).
+struct EmbeddingOptions {
+  initializers::Spec embeddings_initializer = "random_uniform";
+  regularizers::Spec embeddings_regularizer;
+  std::string name;
+  bool trainable = true;
+  std::vector<int64_t> input_shape;
+  DType dtype = float32;
+};
+
+/// Looks up rows of an (input_dim, output_dim) table; indices out of range are an error.
+class Embedding : public Layer {
+  TFCC_KERAS_LAYER(Embedding)
+ public:
+  using Options = EmbeddingOptions;
+  Embedding(int64_t input_dim, int64_t output_dim, Options options = {});
+  const Variable& embeddings() const { return embeddings_; }
+  Config get_config() const override;
+
+ protected:
+  void build(const PartialShape& input_shape) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+
+ private:
+  int64_t input_dim_, output_dim_;
+  Options options_;
+  Variable embeddings_;
+};
+
+}  // namespace tfcc::keras::layers

@@ -1,0 +1,55 @@
+// Merge layers: combine a list of tensors of the same shape (Add, Multiply) or join them along an
+// axis (Concatenate).
+//
+//   auto a = keras::Input({16}), b = keras::Input({16});
+//   auto s = layers::Add()({a, b});                        // (None, 16)
+//   auto c = layers::Concatenate({.axis = -1})({a, b});    // (None, 32)
+#pragma once
+
+#include "tfcc/keras/engine/layer.h"
+
+namespace tfcc::keras::layers {
+
+/// Options of Concatenate.
+struct ConcatenateOptions {
+  int64_t axis = -1;
+  std::string name;
+  bool trainable = true;
+};
+
+/// Element-wise sum of the inputs (NumPy broadcasting).
+class Add : public Layer {
+  TFCC_KERAS_LAYER(Add)
+ public:
+  explicit Add(LayerArgs args = {});
+
+ protected:
+  Tensors call_n(const Tensors& inputs, bool training) override;
+};
+
+/// Element-wise product of the inputs.
+class Multiply : public Layer {
+  TFCC_KERAS_LAYER(Multiply)
+ public:
+  explicit Multiply(LayerArgs args = {});
+
+ protected:
+  Tensors call_n(const Tensors& inputs, bool training) override;
+};
+
+/// Joins the inputs along `axis`.
+class Concatenate : public Layer {
+  TFCC_KERAS_LAYER(Concatenate)
+ public:
+  using Options = ConcatenateOptions;
+  explicit Concatenate(Options options = {});
+  Config get_config() const override;
+
+ protected:
+  Tensors call_n(const Tensors& inputs, bool training) override;
+
+ private:
+  int64_t axis_;
+};
+
+}  // namespace tfcc::keras::layers

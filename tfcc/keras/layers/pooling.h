@@ -1,0 +1,94 @@
+// Pooling layers (channels_last): MaxPooling2D, AveragePooling2D, GlobalAveragePooling2D,
+// GlobalMaxPooling2D.
+//
+//   layers::MaxPooling2D();                              // 2x2 windows, stride 2: (26, 26) -> (13,
+//   13) layers::AveragePooling2D(3, {.strides = 1, .padding = "same"});
+//   layers::GlobalAveragePooling2D();                    // (b, h, w, c) -> (b, c)
+#pragma once
+
+#include <optional>
+
+#include "tfcc/keras/engine/layer.h"
+#include "tfcc/keras/layers/conv.h"
+
+namespace tfcc::keras::layers {
+
+/// Options of the 2-D pooling layers (Keras defaults: strides = pool_size, valid padding).
+struct Pooling2DOptions {
+  std::optional<IntOrTuple> strides;
+  std::string padding = "valid";
+  std::string data_format = "channels_last";
+  std::string name;
+  bool trainable = true;
+  std::vector<int64_t> input_shape;
+};
+
+/// The maximum of each window.
+class MaxPooling2D : public Layer {
+  TFCC_KERAS_LAYER(MaxPooling2D)
+ public:
+  using Options = Pooling2DOptions;
+  explicit MaxPooling2D(IntOrTuple pool_size = 2, Options options = {});
+  Config get_config() const override;
+
+ protected:
+  Tensor call(const Tensor& inputs, bool training) override;
+
+ private:
+  std::vector<int64_t> pool_size_, strides_;
+  std::string padding_;
+};
+
+/// The mean of each window (padding never counted).
+class AveragePooling2D : public Layer {
+  TFCC_KERAS_LAYER(AveragePooling2D)
+ public:
+  using Options = Pooling2DOptions;
+  explicit AveragePooling2D(IntOrTuple pool_size = 2, Options options = {});
+  Config get_config() const override;
+
+ protected:
+  Tensor call(const Tensor& inputs, bool training) override;
+
+ private:
+  std::vector<int64_t> pool_size_, strides_;
+  std::string padding_;
+};
+
+/// Options of the global pooling layers.
+struct GlobalPooling2DOptions {
+  bool keepdims = false;
+  std::string name;
+  bool trainable = true;
+  std::vector<int64_t> input_shape;
+};
+
+/// The mean over height and width: (b, h, w, c) -> (b, c).
+class GlobalAveragePooling2D : public Layer {
+  TFCC_KERAS_LAYER(GlobalAveragePooling2D)
+ public:
+  using Options = GlobalPooling2DOptions;
+  explicit GlobalAveragePooling2D(Options options = {});
+
+ protected:
+  Tensor call(const Tensor& inputs, bool training) override;
+
+ private:
+  bool keepdims_;
+};
+
+/// The maximum over height and width: (b, h, w, c) -> (b, c).
+class GlobalMaxPooling2D : public Layer {
+  TFCC_KERAS_LAYER(GlobalMaxPooling2D)
+ public:
+  using Options = GlobalPooling2DOptions;
+  explicit GlobalMaxPooling2D(Options options = {});
+
+ protected:
+  Tensor call(const Tensor& inputs, bool training) override;
+
+ private:
+  bool keepdims_;
+};
+
+}  // namespace tfcc::keras::layers

@@ -1,0 +1,109 @@
+// Metrics over confusion-matrix counts at thresholds: Precision, Recall and AUC, as tf.keras 2
+// defines them (counts accumulate in Variables; predictions are probabilities in [0, 1]).
+//
+//   namespace metrics = tfcc::keras::metrics;
+//   metrics::Precision precision;                  // threshold 0.5
+//   metrics::AUC auc;                              // 200 thresholds, ROC, interpolation
+//   metrics::AUC pr_auc({.curve = metrics::AUCCurve::kPR, .from_logits = true});
+//   auc.update_state(labels, probabilities);
+//   auc.result();
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfcc/keras/metrics/metric.h"
+
+namespace tfcc::keras::metrics {
+
+/// Options of Precision and Recall.
+struct PrecisionRecallOptions {
+  /// Prediction thresholds (a prediction counts as positive when > threshold); default 0.5, or
+  /// none (-inf) when top_k is set. Several thresholds make result() a vector.
+  std::vector<double> thresholds;
+  /// Only the k highest predictions of each sample count as positive.
+  std::optional<int64_t> top_k;
+  /// Only this class (last-axis index) is evaluated.
+  std::optional<int64_t> class_id;
+  std::optional<std::string> name;  ///< default "precision" / "recall"
+  DType dtype = float32;
+};
+
+/// tf.keras.metrics.Precision: tp / (tp + fp).
+class Precision : public Metric {
+ public:
+  explicit Precision(PrecisionRecallOptions options = {});
+  void update_state(const Tensor& y_true, const Tensor& y_pred,
+                    const Tensor& sample_weight = {}) override;
+  Tensor result() const override;
+
+ private:
+  PrecisionRecallOptions options_;
+  Variable true_positives_, false_positives_;
+};
+
+/// tf.keras.metrics.Recall: tp / (tp + fn).
+class Recall : public Metric {
+ public:
+  explicit Recall(PrecisionRecallOptions options = {});
+  void update_state(const Tensor& y_true, const Tensor& y_pred,
+                    const Tensor& sample_weight = {}) override;
+  Tensor result() const override;
+
+ private:
+  PrecisionRecallOptions options_;
+  Variable true_positives_, false_negatives_;
+};
+
+/// The curve an AUC integrates.
+enum class AUCCurve { kROC, kPR };
+/// How the Riemann sum picks heights.
+enum class AUCSummation { kInterpolation, kMinoring, kMajoring };
+
+/// Options of AUC.
+struct AUCOptions {
+  int64_t num_thresholds = 200;
+  AUCCurve curve = AUCCurve::kROC;
+  AUCSummation summation_method = AUCSummation::kInterpolation;
+  std::optional<std::string> name;  ///< default "auc"
+  DType dtype = float32;
+  /// Explicit thresholds in (0, 1); replaces the num_thresholds evenly spaced ones.
+  std::vector<double> thresholds;
+  /// Apply a sigmoid to the predictions first.
+  bool from_logits = false;
+};
+
+/// tf.keras.metrics.AUC: thresholds 0 - 1e-7, i / (n - 1) for i = 1 .. n - 2, and 1 + 1e-7; the
+/// area by trapezoids (ROC) or by Davis & Goadrich's interpolation (PR).
+class AUC : public Metric {
+ public:
+  explicit AUC(AUCOptions options = {});
+  void update_state(const Tensor& y_true, const Tensor& y_pred,
+                    const Tensor& sample_weight = {}) override;
+  Tensor result() const override;
+  /// The thresholds in use, ascending.
+  const std::vector<double>& thresholds() const { return thresholds_; }
+
+ private:
+  Tensor interpolate_pr_auc() const;
+
+  AUCOptions options_;
+  std::vector<double> thresholds_;
+  Variable true_positives_, true_negatives_, false_positives_, false_negatives_;
+};
+
+/// The four confusion-matrix variables a confusion update may add to (undefined: skipped).
+struct ConfusionVariables {
+  Variable true_positives, true_negatives, false_positives, false_negatives;
+};
+
+/// keras.utils.metrics_utils.update_confusion_matrix_variables: adds the weighted counts of each
+/// outcome at each threshold to the given variables (each of shape [thresholds.size()]).
+void update_confusion_matrix_variables(const ConfusionVariables& vars, const Tensor& y_true,
+                                       const Tensor& y_pred, const std::vector<double>& thresholds,
+                                       std::optional<int64_t> top_k,
+                                       std::optional<int64_t> class_id,
+                                       const Tensor& sample_weight);
+
+}  // namespace tfcc::keras::metrics

@@ -1,0 +1,90 @@
+// metrics::get: Keras' metric strings.
+#include "tfcc/keras/metrics/metrics.h"
+
+#include <functional>
+#include <map>
+
+namespace tfcc::keras::metrics {
+
+std::shared_ptr<Metric> get(const std::string& identifier) {
+  using Factory = std::function<std::shared_ptr<Metric>(const std::string&)>;
+  static const std::map<std::string, Factory> kFactories = {
+      {"accuracy", [](const std::string& n) { return std::make_shared<AutoAccuracy>(n); }},
+      {"binary_accuracy",
+       [](const std::string& n) {
+         return std::make_shared<BinaryAccuracy>(BinaryAccuracyOptions{.name = n});
+       }},
+      {"categorical_accuracy",
+       [](const std::string& n) {
+         return std::make_shared<CategoricalAccuracy>(MetricOptions{.name = n});
+       }},
+      {"sparse_categorical_accuracy",
+       [](const std::string& n) {
+         return std::make_shared<SparseCategoricalAccuracy>(MetricOptions{.name = n});
+       }},
+      {"top_k_categorical_accuracy",
+       [](const std::string& n) {
+         return std::make_shared<TopKCategoricalAccuracy>(TopKOptions{.name = n});
+       }},
+      {"sparse_top_k_categorical_accuracy",
+       [](const std::string& n) {
+         return std::make_shared<SparseTopKCategoricalAccuracy>(TopKOptions{.name = n});
+       }},
+      {"mean_squared_error",
+       [](const std::string& n) {
+         return std::make_shared<MeanSquaredError>(MetricOptions{.name = n});
+       }},
+      {"mean_absolute_error",
+       [](const std::string& n) {
+         return std::make_shared<MeanAbsoluteError>(MetricOptions{.name = n});
+       }},
+      {"precision",
+       [](const std::string& n) {
+         return std::make_shared<Precision>(PrecisionRecallOptions{.name = n});
+       }},
+      {"recall",
+       [](const std::string& n) {
+         return std::make_shared<Recall>(PrecisionRecallOptions{.name = n});
+       }},
+      {"auc", [](const std::string& n) { return std::make_shared<AUC>(AUCOptions{.name = n}); }},
+      {"mean",
+       [](const std::string& n) { return std::make_shared<Mean>(MetricOptions{.name = n}); }},
+      {"sum", [](const std::string& n) { return std::make_shared<Sum>(MetricOptions{.name = n}); }},
+  };
+  static const std::map<std::string, std::string> kAliases = {
+      {"acc", "accuracy"},
+      {"Accuracy", "accuracy_exact"},
+      {"BinaryAccuracy", "binary_accuracy"},
+      {"CategoricalAccuracy", "categorical_accuracy"},
+      {"SparseCategoricalAccuracy", "sparse_categorical_accuracy"},
+      {"TopKCategoricalAccuracy", "top_k_categorical_accuracy"},
+      {"SparseTopKCategoricalAccuracy", "sparse_top_k_categorical_accuracy"},
+      {"MeanSquaredError", "mean_squared_error"},
+      {"mse", "mean_squared_error"},
+      {"MSE", "mean_squared_error"},
+      {"MeanAbsoluteError", "mean_absolute_error"},
+      {"mae", "mean_absolute_error"},
+      {"MAE", "mean_absolute_error"},
+      {"Precision", "precision"},
+      {"Recall", "recall"},
+      {"AUC", "auc"},
+      {"Mean", "mean"},
+      {"Sum", "sum"},
+  };
+  std::string key = identifier;
+  if (auto a = kAliases.find(key); a != kAliases.end()) key = a->second;
+  // The class name "Accuracy" is the exact-equality metric, not compile's shape-based choice.
+  if (key == "accuracy_exact") return std::make_shared<Accuracy>(MetricOptions{.name = identifier});
+  auto f = kFactories.find(key);
+  if (f == kFactories.end()) {
+    throw InvalidArgumentError(internal::str_cat(
+        "Unknown metric function: '", identifier,
+        "'. Known metrics: accuracy (acc), binary_accuracy, categorical_accuracy, "
+        "sparse_categorical_accuracy, top_k_categorical_accuracy, "
+        "sparse_top_k_categorical_accuracy, mean_squared_error (mse), mean_absolute_error (mae), "
+        "precision, recall, auc, mean, sum."));
+  }
+  return f->second(identifier);
+}
+
+}  // namespace tfcc::keras::metrics

@@ -1,0 +1,29 @@
+// Keras metrics: every metric object, and metrics::get for the strings compile accepts.
+//
+//   namespace metrics = tfcc::keras::metrics;
+//   auto acc = metrics::get("accuracy");     // picks binary / sparse / categorical from shapes
+//   auto m = metrics::get("mse");             // MeanSquaredError named "mse"
+//   metrics::Mean loss_tracker({.name = "loss"});
+//
+// A metric obtained from a string is named exactly by that string, as in tf.keras' compile
+// (metrics=["acc", "accuracy"] gives history keys "acc" and "accuracy").
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tfcc/keras/metrics/accuracy.h"
+#include "tfcc/keras/metrics/confusion.h"
+#include "tfcc/keras/metrics/metric.h"
+
+namespace tfcc::keras::metrics {
+
+/// A new metric object for a Keras metric string: "accuracy" / "acc" (AutoAccuracy),
+/// "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
+/// "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy", "mean_squared_error" /
+/// "mse", "mean_absolute_error" / "mae", "precision", "recall", "auc", "mean", "sum", or a class
+/// name ("SparseCategoricalAccuracy", "AUC", ...). The metric is named `identifier`.
+/// InvalidArgumentError for an unknown name.
+std::shared_ptr<Metric> get(const std::string& identifier);
+
+}  // namespace tfcc::keras::metrics

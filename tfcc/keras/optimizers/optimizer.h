@@ -1,0 +1,172 @@
+// keras::optimizers::Optimizer: the base of the Keras optimizers, with TF 2.11+ semantics.
+//
+// apply_gradients(grads, vars) clips the gradients (clipnorm / global_clipnorm / clipvalue, at
+// most one), applies decoupled weight decay (var -= var * weight_decay * lr), runs the
+// optimizer's update on each variable and then increments `iterations`. Slot variables (Adam's m
+// and v, ...) are created the first time a variable is seen. Every step is made of ops
+// (variable reads and Assign / AssignAdd / AssignSub), so a training step traced with
+// tfcc::function includes the update.
+//
+//   namespace optimizers = tfcc::keras::optimizers;
+//   optimizers::Adam adam({.learning_rate = 1e-3, .clipnorm = 1.0});
+//   tfcc::GradientTape tape;
+//   auto loss = loss_fn(y, model(x));
+//   adam.apply_gradients(tape.gradient(loss, vars), vars);
+//   adam.minimize([&] { return loss_fn(y, model(x)); }, vars);   // the same in one call
+//   adam.iterations();                                             // int64 Variable
+#pragma once
+
+#include <concepts>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tfcc/core/tensor.h"
+#include "tfcc/core/variable.h"
+#include "tfcc/keras/optimizers/schedules/learning_rate_schedule.h"
+
+namespace tfcc {
+class GradientTape;
+}
+
+namespace tfcc::keras::optimizers {
+
+/// A learning rate: a number or a schedule of the step.
+class LearningRate {
+ public:
+  /// A constant rate.
+  template <typename T>
+  requires std::is_arithmetic_v<T> LearningRate(T value)  // NOLINT: implicit by design
+      : value_(static_cast<double>(value)) {}
+  /// A schedule (taken by value, shared).
+  template <std::derived_from<schedules::LearningRateSchedule> S>
+  LearningRate(S schedule)  // NOLINT: implicit by design
+      : schedule_(std::make_shared<S>(std::move(schedule))) {}
+  /// A schedule the caller keeps a handle to.
+  LearningRate(std::shared_ptr<schedules::LearningRateSchedule> schedule)  // NOLINT
+      : schedule_(std::move(schedule)) {}
+
+  /// The constant value (when not a schedule).
+  double value() const { return value_; }
+  /// The schedule, or null.
+  const std::shared_ptr<schedules::LearningRateSchedule>& schedule() const { return schedule_; }
+
+ private:
+  double value_ = 0;
+  std::shared_ptr<schedules::LearningRateSchedule> schedule_;
+};
+
+/// Settings every optimizer shares (the common keyword arguments of tf.keras optimizers).
+struct OptimizerConfig {
+  std::string name;
+  LearningRate learning_rate = 0.001;
+  std::optional<double> weight_decay;
+  std::optional<double> clipnorm;
+  std::optional<double> clipvalue;
+  std::optional<double> global_clipnorm;
+};
+
+/// Base of the optimizers.
+class Optimizer {
+ public:
+  /// InvalidArgumentError if more than one clipping option is set.
+  explicit Optimizer(OptimizerConfig config);
+  virtual ~Optimizer() = default;
+  /// Movable (compile moves optimizer values into shared_ptrs); not copyable, since a copy would
+  /// share iterations and slots with the original.
+  Optimizer(Optimizer&&) = default;
+  Optimizer& operator=(Optimizer&&) = default;
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+
+  /// Applies one update: grads[i] is the gradient for vars[i]; undefined gradients (None) are
+  /// skipped with a warning, all undefined is an InvalidArgumentError. Returns `iterations`.
+  Variable apply_gradients(std::span<const Tensor> grads, std::span<const Variable> vars);
+  /// The same with (gradient, variable) pairs.
+  Variable apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
+  /// Gradients of `loss()` with respect to `var_list`, recorded on a fresh tape.
+  std::vector<Tensor> compute_gradients(const std::function<Tensor()>& loss,
+                                        const std::vector<Variable>& var_list);
+  /// compute_gradients then apply_gradients.
+  Variable minimize(const std::function<Tensor()>& loss, const std::vector<Variable>& var_list);
+  /// apply_gradients of tape.gradient(loss, var_list).
+  Variable minimize(const Tensor& loss, const std::vector<Variable>& var_list, GradientTape& tape);
+
+  /// The number of updates applied so far (int64 scalar variable "iteration").
+  const Variable& iterations() const { return iterations_; }
+  /// The learning rate for the next update (float32 scalar; a schedule evaluated at iterations).
+  Tensor learning_rate() const;
+  /// Sets a constant learning rate; FailedPreconditionError when built with a schedule.
+  void set_learning_rate(double learning_rate);
+  /// True when the learning rate is a schedule.
+  bool has_schedule() const { return schedule_ != nullptr; }
+  /// iterations, then the slot variables in creation order.
+  std::vector<Variable> variables() const;
+  /// The slot `slot_name` ("m", "v", ...) of `var`; NotFoundError if it does not exist.
+  Variable get_slot(const Variable& var, const std::string& slot_name) const;
+  /// The optimizer's name ("Adam", ...).
+  const std::string& name() const { return config_.name; }
+  /// The shared settings.
+  const OptimizerConfig& config() const { return config_; }
+  /// Keeps weight decay off these variables, and off any whose name contains one of `names`.
+  void exclude_from_weight_decay(const std::vector<Variable>& vars,
+                                 const std::vector<std::string>& names = {});
+
+ protected:
+  /// Creates the slots of a variable seen for the first time (add_slot calls).
+  virtual void build(const Variable& var) = 0;
+  /// Scalars shared by every variable of one dtype for this step, from the learning rate and
+  /// the step t = iterations + 1 (both already in that dtype). Default: {lr}.
+  virtual std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step);
+  /// Once per apply_gradients, before the updates (Nadam's momentum-cache product).
+  virtual void prepare_step(DType dtype);
+  /// Updates one variable from its gradient; `coef` is step_coefficients for its dtype.
+  virtual void update_step(const Tensor& gradient, const Variable& var,
+                           std::span<const Tensor> coef) = 0;
+
+  /// A slot variable shaped like `var`, filled with `initial_value`, named "<slot>/<var name>".
+  Variable add_slot(const Variable& var, const std::string& slot_name, double initial_value = 0);
+  /// A non-trainable optimizer variable that is not per-model-variable (listed in variables()).
+  Variable add_variable(const Tensor& initial_value, const std::string& name);
+  /// The slot `slot_name` of `var` (created by build).
+  const Variable& slot(const Variable& var, const std::string& slot_name) const;
+
+ private:
+  std::vector<Tensor> clip_gradients(std::vector<Tensor> grads) const;
+  void apply_weight_decay(std::span<const Variable> vars, const Tensor& lr);
+
+  OptimizerConfig config_;
+  std::shared_ptr<schedules::LearningRateSchedule> schedule_;
+  Variable iterations_;
+  Variable learning_rate_;  // when constant
+  std::unordered_map<uint64_t, std::map<std::string, Variable>> slots_;
+  std::vector<Variable> slot_order_;
+  std::unordered_map<uint64_t, bool> no_decay_ids_;
+  std::vector<std::string> no_decay_names_;
+};
+
+/// The settings every optimizer's options struct carries after its own (Keras' common keyword
+/// arguments), so that designated initialisers can set them: {.learning_rate = .., .clipnorm = ..}.
+#define TFCC_KERAS_OPTIMIZER_COMMON_FIELDS \
+  std::optional<double> weight_decay;      \
+  std::optional<double> clipnorm;          \
+  std::optional<double> clipvalue;         \
+  std::optional<double> global_clipnorm;
+
+/// The OptimizerConfig of an options struct.
+template <typename Options>
+OptimizerConfig config_of(const Options& o) {
+  return {.name = o.name,
+          .learning_rate = o.learning_rate,
+          .weight_decay = o.weight_decay,
+          .clipnorm = o.clipnorm,
+          .clipvalue = o.clipvalue,
+          .global_clipnorm = o.global_clipnorm};
+}
+
+}  // namespace tfcc::keras::optimizers

@@ -1,0 +1,28 @@
+// Keras optimizers: every optimizer class, the learning-rate schedules, and optimizers::get for
+// the strings compile accepts.
+//
+//   namespace optimizers = tfcc::keras::optimizers;
+//   auto opt = optimizers::get("adam");                 // Adam with TF2's defaults
+//   optimizers::SGD sgd({.learning_rate = 0.1, .momentum = 0.9});
+//   optimizers::Adam adam({.learning_rate = optimizers::schedules::CosineDecay(1e-3, 10000)});
+//
+// Default learning rates: SGD 0.01, all others 0.001 (tf.keras 2).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tfcc/keras/optimizers/adam.h"
+#include "tfcc/keras/optimizers/ftrl.h"
+#include "tfcc/keras/optimizers/optimizer.h"
+#include "tfcc/keras/optimizers/rmsprop.h"
+#include "tfcc/keras/optimizers/schedules/learning_rate_schedule.h"
+#include "tfcc/keras/optimizers/sgd.h"
+
+namespace tfcc::keras::optimizers {
+
+/// A new optimizer with default settings by (case-insensitive) name: "sgd", "adam", "adamw",
+/// "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "ftrl". InvalidArgumentError otherwise.
+std::shared_ptr<Optimizer> get(const std::string& identifier);
+
+}  // namespace tfcc::keras::optimizers

@@ -1,0 +1,96 @@
+// Learning-rate schedules (tf.keras.optimizers.schedules): a function of the optimizer's step
+// (its `iterations` before the update), written with ops so a traced training step follows it.
+//
+//   namespace schedules = tfcc::keras::optimizers::schedules;
+//   auto lr = schedules::ExponentialDecay(0.1, 1000, 0.96, {.staircase = true});
+//   tfcc::keras::optimizers::SGD sgd({.learning_rate = lr});
+//   lr(tfcc::constant(int64_t{2000}));      // 0.1 * 0.96^2
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfcc/core/tensor.h"
+
+namespace tfcc::keras::optimizers::schedules {
+
+/// Base of the schedules: a float32 scalar learning rate for an integer or float step.
+class LearningRateSchedule {
+ public:
+  virtual ~LearningRateSchedule() = default;
+  /// The learning rate at `step` (a scalar of any numeric dtype).
+  virtual Tensor operator()(const Tensor& step) const = 0;
+  /// Keras' class name ("ExponentialDecay", ...).
+  virtual std::string name() const = 0;
+};
+
+/// Options of ExponentialDecay.
+struct ExponentialDecayOptions {
+  bool staircase = false;  ///< decay in whole steps: floor(step / decay_steps)
+};
+/// initial_learning_rate * decay_rate ^ (step / decay_steps).
+class ExponentialDecay : public LearningRateSchedule {
+ public:
+  ExponentialDecay(double initial_learning_rate, double decay_steps, double decay_rate,
+                   ExponentialDecayOptions options = {});
+  Tensor operator()(const Tensor& step) const override;
+  std::string name() const override { return "ExponentialDecay"; }
+
+ private:
+  double initial_, decay_steps_, decay_rate_;
+  bool staircase_;
+};
+
+/// values[0] while step <= boundaries[0], values[i] while boundaries[i-1] < step <=
+/// boundaries[i], values.back() after the last boundary.
+class PiecewiseConstantDecay : public LearningRateSchedule {
+ public:
+  PiecewiseConstantDecay(std::vector<double> boundaries, std::vector<double> values);
+  Tensor operator()(const Tensor& step) const override;
+  std::string name() const override { return "PiecewiseConstantDecay"; }
+
+ private:
+  std::vector<double> boundaries_, values_;
+};
+
+/// Options of CosineDecay.
+struct CosineDecayOptions {
+  double alpha = 0.0;  ///< the floor, as a fraction of the starting rate
+  /// With a target, the rate first rises linearly from initial_learning_rate to it over
+  /// warmup_steps, then decays from it.
+  std::optional<double> warmup_target;
+  double warmup_steps = 0;
+};
+/// initial * ((1 - alpha) * 0.5 * (1 + cos(pi * min(step, decay_steps) / decay_steps)) + alpha).
+class CosineDecay : public LearningRateSchedule {
+ public:
+  CosineDecay(double initial_learning_rate, double decay_steps, CosineDecayOptions options = {});
+  Tensor operator()(const Tensor& step) const override;
+  std::string name() const override { return "CosineDecay"; }
+
+ private:
+  double initial_, decay_steps_;
+  CosineDecayOptions options_;
+};
+
+/// Options of PolynomialDecay.
+struct PolynomialDecayOptions {
+  double end_learning_rate = 0.0001;
+  double power = 1.0;
+  bool cycle = false;  ///< restart after decay_steps (decay_steps * ceil(step / decay_steps))
+};
+/// (initial - end) * (1 - min(step, decay_steps) / decay_steps) ^ power + end.
+class PolynomialDecay : public LearningRateSchedule {
+ public:
+  PolynomialDecay(double initial_learning_rate, double decay_steps,
+                  PolynomialDecayOptions options = {});
+  Tensor operator()(const Tensor& step) const override;
+  std::string name() const override { return "PolynomialDecay"; }
+
+ private:
+  double initial_, decay_steps_;
+  PolynomialDecayOptions options_;
+};
+
+}  // namespace tfcc::keras::optimizers::schedules

@@ -1,0 +1,46 @@
+// The `tfcc` command line: `tfcc <command> [arguments]`. The commands are listed in kCommands.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/tfcc/commands.h"
+
+namespace tfcc::tools {
+namespace {
+
+std::vector<Command> commands() {
+  return {
+      summary_command(),
+  };
+}
+
+void usage(std::ostream& os) {
+  os << "usage: tfcc <command> [arguments]\n\ncommands:\n";
+  for (const Command& c : commands()) {
+    std::string head = std::string(c.name).append(" ").append(c.arguments);
+    os << "  " << head << std::string(head.size() < 26 ? 26 - head.size() : 1, ' ') << c.help
+       << "\n";
+  }
+}
+
+}  // namespace
+}  // namespace tfcc::tools
+
+int main(int argc, char** argv) {
+  using tfcc::tools::Command;
+  if (argc < 2) {
+    tfcc::tools::usage(std::cerr);
+    return 2;
+  }
+  std::string name = argv[1];
+  if (name == "-h" || name == "--help" || name == "help") {
+    tfcc::tools::usage(std::cout);
+    return 0;
+  }
+  for (const Command& c : tfcc::tools::commands()) {
+    if (c.name == name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+  }
+  std::cerr << "tfcc: unknown command '" << name << "'\n\n";
+  tfcc::tools::usage(std::cerr);
+  return 2;
+}
