@@ -122,12 +122,6 @@ TEST(ControlFlowGradientTest, ForRangeWithTensorArray) {
   check_gradients(fn, constant({0.1, 0.5, 0.9}, float64));
 }
 
-}  // namespace
-}  // namespace tfcc
-
-namespace tfcc {
-namespace {
-
 // Variables read inside a branch or a loop body: the gradient reaches the variable through the
 // If / While node, traced exactly as eagerly.
 TEST(ControlFlowGradientTest, VariablesReadInsideBranchesAndLoops) {
@@ -151,6 +145,29 @@ TEST(ControlFlowGradientTest, VariablesReadInsideBranchesAndLoops) {
     auto a = graph.to_vector<double>(), b = eager.to_vector<double>();
     for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-10) << i;
   }
+}
+
+// A variable read in a cond nested in a loop body: the read becomes an input of the inner If
+// node, then of the While node, and the gradient reaches it through both.
+TEST(ControlFlowGradientTest, VariableReadInsideCondNestedInLoop) {
+  Variable w(constant({0.7, -0.2}, float64));
+  auto grad_of = [&](const Tensor& x) {
+    GradientTape tape;
+    Tensor y = while_loop([](const Tensor& v) { return reduce_sum(v) < 6.0; },
+                          [&](const Tensor& v) {
+                            return cond(
+                                reduce_sum(v) > 2.0, [&] { return v * w + 2.0; },
+                                [&] { return v + square(w) + 0.5; });
+                          },
+                          x);
+    return tape.gradient(reduce_sum(y), std::vector<Variable>{w})[0];
+  };
+  auto traced = function([&](Tensor x) { return grad_of(x); });
+  Tensor x = constant({0.5, 0.25}, float64);
+  auto a = traced(x).to_vector<double>(), b = grad_of(x).to_vector<double>();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-10) << i;
+  EXPECT_NE(b[0], 0.0);
 }
 
 }  // namespace
