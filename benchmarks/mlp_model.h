@@ -49,8 +49,7 @@ struct Mlp {
     tfcc::Tensor h1 = tfcc::relu(tfcc::matmul(x, p[0]) + p[1]);
     tfcc::Tensor h2 = tfcc::relu(tfcc::matmul(h1, p[2]) + p[3]);
     tfcc::Tensor logits = tfcc::matmul(h2, p[4]) + p[5];
-    return -tfcc::reduce_mean(
-        tfcc::reduce_sum(tfcc::one_hot(labels, kClasses) * tfcc::log_softmax(logits), 1));
+    return tfcc::reduce_mean(tfcc::nn::sparse_softmax_cross_entropy_with_logits(labels, logits));
   }
 
   // One training step; returns the loss.
@@ -58,7 +57,10 @@ struct Mlp {
     tfcc::GradientTape tape;
     tfcc::Tensor loss = this->loss();
     std::vector<tfcc::Tensor> grads = tape.gradient(loss, params);
-    for (size_t i = 0; i < params.size(); ++i) params[i].assign_sub(grads[i] * kLearningRate);
+    // In place, one pass per weight: the op Keras' SGD runs (PyTorch's optimizer: p.add_(g, -lr)).
+    for (size_t i = 0; i < params.size(); ++i) {
+      tfcc::training::apply_gradient_descent(params[i], kLearningRate, grads[i]);
+    }
     return loss;
   }
 };

@@ -76,7 +76,7 @@ def bench_torch(reps, threads):
         grads = torch.autograd.grad(loss, params)
         with torch.no_grad():
             for p, g in zip(params, grads):
-                p.sub_(g * LR)
+                p.add_(g, alpha=-LR)  # torch.optim.SGD's update: in place, one pass
         return loss
 
     med, samples = interleaved_medians(step, torch.set_num_threads, threads, reps)

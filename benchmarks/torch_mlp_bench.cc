@@ -37,7 +37,8 @@ void BM_TorchMlpStep(benchmark::State& state) {
     torch::Tensor loss = torch::nn::functional::cross_entropy(logits, labels);
     std::vector<torch::Tensor> grads = torch::autograd::grad({loss}, p);
     torch::NoGradGuard no_grad;
-    for (size_t i = 0; i < p.size(); ++i) p[i].sub_(grads[i] * kLearningRate);
+    for (size_t i = 0; i < p.size(); ++i)
+      p[i].add_(grads[i], -kLearningRate);  // torch::optim::SGD's update
     return loss;
   };
   for (int i = 0; i < 3; ++i) step();

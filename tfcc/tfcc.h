@@ -46,6 +46,7 @@
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/linalg/linalg.h"
 #include "tfcc/ops/nn/nn.h"
+#include "tfcc/ops/training/training.h"
 #include "tfcc/ops/operators.h"
 #include "tfcc/ops/pool/pool.h"
 #include "tfcc/ops/random/random.h"

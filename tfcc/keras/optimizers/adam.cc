@@ -7,6 +7,7 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/operand.h"
+#include "tfcc/ops/training/training.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc::keras::optimizers {
@@ -47,14 +48,20 @@ void Adam::build(const Variable& var) {
 
 std::vector<Tensor> Adam::step_coefficients(const Tensor& lr, const Tensor& t) {
   Tensor beta_1_power = power(beta_1_, t), beta_2_power = power(beta_2_, t);
+  if (!amsgrad_) return {lr, beta_1_power, beta_2_power};
   Tensor alpha = divide(multiply(lr, sqrt(subtract(1, beta_2_power))), subtract(1, beta_1_power));
   return {alpha};
 }
 
 void Adam::update_step(const Tensor& g, const Variable& var, std::span<const Tensor> coef) {
-  const Tensor& alpha = coef[0];
   const Variable& m = slot(var, "m");
   const Variable& v = slot(var, "v");
+  if (!amsgrad_) {
+    // The same formulas in one fused pass over var, m and v (TF's ResourceApplyAdam).
+    training::apply_adam(var, m, v, coef[1], coef[2], coef[0], beta_1_, beta_2_, epsilon_, g);
+    return;
+  }
+  const Tensor& alpha = coef[0];
   move_towards(m, g, 1 - beta_1_);
   move_square_towards(v, g, 1 - beta_2_);
   Tensor v_used;

@@ -1,8 +1,7 @@
 // SGD's update (keras/optimizers/sgd.py).
 #include "tfcc/keras/optimizers/sgd.h"
 
-#include "tfcc/ops/binary/binary.h"
-#include "tfcc/ops/unary/unary.h"
+#include "tfcc/ops/training/training.h"
 
 namespace tfcc::keras::optimizers {
 
@@ -16,20 +15,14 @@ void SGD::build(const Variable& var) {
 }
 
 void SGD::update_step(const Tensor& g, const Variable& var, std::span<const Tensor> coef) {
+  // One fused pass over the variable (and its slot), in place: TF's ResourceApply* kernels.
   const Tensor& lr = coef[0];
   if (momentum_ == 0) {
-    var.assign_sub(multiply(g, lr));
+    training::apply_gradient_descent(var, lr, g);  // var -= lr * g
     return;
   }
-  const Variable& m = slot(var, "m");
-  Tensor step = multiply(negative(g), lr);  // -g * lr
-  m.assign(add(step, multiply(m.read_value(), momentum_)));
-  if (nesterov_) {
-    Tensor delta = add(step, multiply(m.read_value(), momentum_));
-    var.assign_add(delta);
-  } else {
-    var.assign_add(m.read_value());
-  }
+  // m = momentum * m - lr * g; var += m (nesterov: var += momentum * m - lr * g)
+  training::apply_keras_momentum(var, slot(var, "m"), lr, g, momentum_, nesterov_);
 }
 
 }  // namespace tfcc::keras::optimizers
