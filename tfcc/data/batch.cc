@@ -1,4 +1,5 @@
 // Dataset::batch: stacks consecutive elements along a new first dimension.
+#include "tfcc/data/batching.h"
 #include "tfcc/data/dataset.h"
 #include "tfcc/platform/errors.h"
 
@@ -41,28 +42,16 @@ class BatchNode : public DatasetNode {
   std::string name() const override { return "BatchDataset"; }
 
   std::unique_ptr<IteratorBase> make_iterator() const override {
-    class It : public IteratorBase {
+    class It : public internal::BatchingIterator {
      public:
-      explicit It(const BatchNode* n) : n_(n), input_(n->input_->make_iterator()) {}
-      std::optional<Element> next() override {
-        if (done_) return std::nullopt;
-        std::vector<Element> rows;
-        rows.reserve(static_cast<size_t>(n_->batch_size_ < 4096 ? n_->batch_size_ : 4096));
-        while (static_cast<int64_t>(rows.size()) < n_->batch_size_) {
-          std::optional<Element> e = input_->next();
-          if (!e) {
-            done_ = true;
-            break;
-          }
-          if (!rows.empty()) {
-            internal::check_batchable(rows[0], *e, static_cast<int64_t>(rows.size()));
-          }
-          rows.push_back(std::move(*e));
-        }
-        if (rows.empty() ||
-            (n_->drop_remainder_ && static_cast<int64_t>(rows.size()) < n_->batch_size_)) {
-          return std::nullopt;
-        }
+      explicit It(const BatchNode* n)
+          : BatchingIterator(n->input_->make_iterator(), n->batch_size_, n->drop_remainder_) {}
+
+     protected:
+      void check_row(const Element& first, const Element& row, int64_t index) override {
+        internal::check_batchable(first, row, index);
+      }
+      Element combine(std::vector<Element>& rows) override {
         Element out;
         std::vector<Tensor> column(rows.size());
         for (size_t c = 0; c < rows[0].size(); ++c) {
@@ -71,19 +60,6 @@ class BatchNode : public DatasetNode {
         }
         return out;
       }
-      void save(StateWriter& w) override {
-        w.write_i64(done_);
-        input_->save(w);
-      }
-      void restore(StateReader& r) override {
-        done_ = r.read_i64() != 0;
-        input_->restore(r);
-      }
-
-     private:
-      const BatchNode* n_;
-      std::unique_ptr<IteratorBase> input_;
-      bool done_ = false;
     };
     return std::make_unique<It>(this);
   }

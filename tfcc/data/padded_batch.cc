@@ -2,6 +2,7 @@
 // padded shape (unknown dims: the batch's longest) with a padding value.
 #include <cstring>
 
+#include "tfcc/data/batching.h"
 #include "tfcc/data/dataset.h"
 #include "tfcc/platform/errors.h"
 
@@ -122,44 +123,25 @@ class PaddedBatchNode : public DatasetNode {
   }
 
   std::unique_ptr<IteratorBase> make_iterator() const override {
-    class It : public IteratorBase {
+    class It : public internal::BatchingIterator {
      public:
-      explicit It(const PaddedBatchNode* n) : n_(n), input_(n->input_->make_iterator()) {}
-      std::optional<Element> next() override {
-        if (done_) return std::nullopt;
-        std::vector<Element> rows;
-        while (static_cast<int64_t>(rows.size()) < n_->batch_size_) {
-          std::optional<Element> e = input_->next();
-          if (!e) {
-            done_ = true;
-            break;
-          }
-          TFCC_CHECK_ARG(rows.empty() || e->size() == rows[0].size(), "padded_batch: element ",
-                         rows.size(), " has ", e->size(), " components, element 0 has ",
-                         rows[0].size());
-          rows.push_back(std::move(*e));
-        }
-        if (rows.empty() ||
-            (n_->opt_.drop_remainder && static_cast<int64_t>(rows.size()) < n_->batch_size_)) {
-          return std::nullopt;
-        }
+      explicit It(const PaddedBatchNode* n)
+          : BatchingIterator(n->input_->make_iterator(), n->batch_size_, n->opt_.drop_remainder),
+            n_(n) {}
+
+     protected:
+      void check_row(const Element& first, const Element& row, int64_t index) override {
+        TFCC_CHECK_ARG(row.size() == first.size(), "padded_batch: element ", index, " has ",
+                       row.size(), " components, element 0 has ", first.size());
+      }
+      Element combine(std::vector<Element>& rows) override {
         Element out;
         for (size_t c = 0; c < rows[0].size(); ++c) out.push_back(n_->pad_column(rows, c));
         return out;
       }
-      void save(StateWriter& w) override {
-        w.write_i64(done_);
-        input_->save(w);
-      }
-      void restore(StateReader& r) override {
-        done_ = r.read_i64() != 0;
-        input_->restore(r);
-      }
 
      private:
       const PaddedBatchNode* n_;
-      std::unique_ptr<IteratorBase> input_;
-      bool done_ = false;
     };
     return std::make_unique<It>(this);
   }
