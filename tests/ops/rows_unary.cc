@@ -112,6 +112,38 @@ std::vector<OpRow> unary_rows() {
   rows.push_back(activation_row(
       "leaky_relu", [](const Tensor& x) { return leaky_relu(x, 0.3); },
       [](double x) { return x > 0 ? x : 0.3 * x; }));
+  {
+    OpRow row;
+    row.name = "relu_grad";
+    row.ops = {"ReluGrad"};
+    row.dtypes = kSigned;
+    row.cases = {{"mixed signs", {vec({1, -2, 3, 0.5, 4}), vec({-1, 2, 0, 3, -0.25})}, {}},
+                 {"matrix", {mat({{1, 2}, {3, 4}}), mat({{0.5, -0.5}, {-1, 1}})}, {}},
+                 {"scalar", {scalar(2), scalar(1)}, {}},
+                 {"empty", {shaped({0, 3}, {}), shaped({0, 3}, {})}, {}},
+                 {"large", {filled({300, 257}, -2, 2, 3), filled({300, 257}, -2, 2, 4)}, {}}};
+    row.fn = [](const std::vector<Tensor>& in) {
+      return std::vector<Tensor>{relu_grad(in[0], in[1])};
+    };
+    row.reference = [](const std::vector<Ref>& in, DType) {
+      Ref out{in[0].shape, {}, {}};
+      for (size_t i = 0; i < in[0].values.size(); ++i) {
+        out.values.push_back(in[1].values[i] > 0 ? in[0].values[i] : 0.0);
+      }
+      return std::vector<Ref>{out};
+    };
+    row.second_order = true;
+    row.invalid = {{"shapes differ",
+                    [] {
+                      relu_grad(constant({1.f, 2.f}), constant({1.f}));
+                    },
+                    ErrorCode::kInvalidArgument, "same shape"},
+                   {"dtypes differ", [] { relu_grad(constant({1.f}), constant({1.0}, float64)); },
+                    ErrorCode::kInvalidArgument, "[Op:ReluGrad]"},
+                   {"bool", [] { relu_grad(constant({true}), constant({true})); },
+                    ErrorCode::kInvalidArgument, "[Op:ReluGrad]"}};
+    rows.push_back(std::move(row));
+  }
   rows.push_back(activation_row(
       "elu", [](const Tensor& x) { return elu(x); },
       [](double x) { return x > 0 ? x : std::expm1(x); }));

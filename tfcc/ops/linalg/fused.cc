@@ -24,8 +24,8 @@ std::string unsupported_message(const std::string& name) {
 Tensor activation_grad(const std::string& act, double alpha, const Tensor& y, const Tensor& dy,
                        const std::function<Tensor()>& pre_activation) {
   if (act.empty()) return dy;
+  if (act == "Relu") return relu_grad(dy, y);
   const Tensor zero = zeros_like(dy);
-  if (act == "Relu") return where(greater(y, zero), dy, zero);
   if (act == "Relu6") return where(logical_and(greater(y, zero), less(y, zero + 6.0)), dy, zero);
   if (act == "LeakyRelu") return where(greater(y, zero), dy, dy * alpha);
   if (act == "Elu") return where(greater(y, zero), dy, dy * (y + 1.0));

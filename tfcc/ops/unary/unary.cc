@@ -52,8 +52,25 @@ void register_unary_ops(OpRegistry& r) {
     return multiply(dy, multiply(x, 2));
   }));
   unary_op(r, "Relu", kSignedNumericTypes).gradient(rule([](T, T y, T dy) {
-    return where(greater(y, 0), dy, zeros_like(dy));
+    return relu_grad(dy, y);
   }));
+  r.add("ReluGrad")
+      .input("gradients", "T")
+      .input("features", "T")
+      .output("backprops", "T")
+      .type_attr("T", kSignedNumericTypes)
+      .shape_fn([](const InferenceContext& c) -> std::vector<OutputSpec> {
+        if (!c.shape(0).is_compatible_with(c.shape(1))) {
+          c.fail(internal::str_cat("gradients and features must have the same shape: ",
+                                   c.shape(0).to_string(), " vs. ", c.shape(1).to_string()));
+        }
+        return {{c.dtype(0), c.shape(0).merge_with(c.shape(1))}};
+      })
+      .cpu_kernels(unary_cpu_kernel)
+      // Linear in `gradients`; piecewise constant in `features` (zero almost everywhere).
+      .gradient([](const GradContext& g) -> std::vector<Tensor> {
+        return {relu_grad(g.grads[0], g.inputs[1]), zeros_like(g.inputs[1])};
+      });
   unary_op(r, "Exp", kFloatTypes).gradient(rule([](T, T y, T dy) { return multiply(dy, y); }));
   unary_op(r, "Log", kFloatTypes).gradient(rule([](T x, T, T dy) { return divide(dy, x); }));
   unary_op(r, "Log1p", kFloatTypes).gradient(rule([](T x, T, T dy) {
@@ -137,6 +154,12 @@ TFCC_UNARY_API(is_nan, "IsNan")
 TFCC_UNARY_API(is_finite, "IsFinite")
 TFCC_UNARY_API(relu, "Relu")
 #undef TFCC_UNARY_API
+
+Tensor relu_grad(const Tensor& gradients, const Tensor& features, Loc loc) {
+  static const OpDef& op = op_def("ReluGrad");
+  Tensor in[] = {gradients, features};
+  return dispatch1(op, in, {}, loc);
+}
 
 // Activations as composites. Where a branch could overflow (exp of a large x), its input is
 // clamped first, so the unselected branch never produces inf * 0 = NaN in the gradient.

@@ -67,6 +67,9 @@ Tensor is_finite(const Tensor& x, Loc loc = Loc::current());
 
 /// max(x, 0).
 Tensor relu(const Tensor& x, Loc loc = Loc::current());
+/// Relu's gradient in one pass (TF's ReluGrad): `gradients` where `features` > 0, else 0.
+/// `features` is Relu's input or output (the same sign test); both have one shape.
+Tensor relu_grad(const Tensor& gradients, const Tensor& features, Loc loc = Loc::current());
 /// min(max(x, 0), 6).
 Tensor relu6(const Tensor& x, Loc loc = Loc::current());
 /// x if x > 0 else alpha * x.

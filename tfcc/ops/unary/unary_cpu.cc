@@ -67,6 +67,18 @@ KernelFn signed_kernel(const std::string& op) {
       });
     };
   }
+  if (op == "ReluGrad") {
+    return [](KernelContext& c) {
+      const T* dy = c.input(0).data<T>();
+      const T* f = c.input(1).data<T>();
+      Tensor& out = c.allocate_output(0);
+      T* po = out.mutable_data<T>();
+      // A select without a branch, so the loop vectorises.
+      kernels::parallel_for(out.num_elements(), [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) po[i] = f[i] > T(0) ? dy[i] : T(0);
+      });
+    };
+  }
   if (op == "Relu") {
     return [](KernelContext& c) { unary_loop<T, T>(c, [](T v) { return v > 0 ? v : T(0); }); };
   }
