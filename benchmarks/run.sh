@@ -114,3 +114,7 @@ python3 "$HERE/report.py" "$OUT"
 # The seed CNN's convolution block against PyTorch (its own rounds and table).
 echo
 bash "$HERE/conv_run.sh" "$BUILD"
+
+# Keras fit throughput of the seed CNN against PyTorch and TensorFlow (issue 7).
+echo
+bash "$HERE/fit_run.sh" "$BUILD"
