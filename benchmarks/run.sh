@@ -111,6 +111,7 @@ echo
 echo "== tfcc next to its peers and limits (medians of $REPS repetitions)"
 python3 "$HERE/report.py" "$OUT"
 
+if [ "$MLP_ONLY" != 1 ]; then
 # The seed CNN's convolution block against PyTorch (its own rounds and table).
 echo
 bash "$HERE/conv_run.sh" "$BUILD"
@@ -118,3 +119,4 @@ bash "$HERE/conv_run.sh" "$BUILD"
 # Keras fit throughput of the seed CNN against PyTorch and TensorFlow (issue 7).
 echo
 bash "$HERE/fit_run.sh" "$BUILD"
+fi

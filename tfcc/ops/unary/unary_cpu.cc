@@ -73,9 +73,13 @@ KernelFn signed_kernel(const std::string& op) {
       const T* f = c.input(1).data<T>();
       Tensor& out = c.allocate_output(0);
       T* po = out.mutable_data<T>();
-      // A select without a branch, so the loop vectorises.
+      // Both loads happen unconditionally, so the select compiles to a blend and the loop
+      // vectorises (a conditional load of dy[i] is a branch that random signs mispredict).
       kernels::parallel_for(out.num_elements(), [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) po[i] = f[i] > T(0) ? dy[i] : T(0);
+        for (int64_t i = lo; i < hi; ++i) {
+          const T g = dy[i];
+          po[i] = f[i] > T(0) ? g : T(0);
+        }
       });
     };
   }
