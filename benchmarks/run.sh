@@ -116,6 +116,10 @@ if [ "$MLP_ONLY" != 1 ]; then
 echo
 bash "$HERE/conv_run.sh" "$BUILD"
 
+# Matmul against the FMA peak and PyTorch (issue 4).
+echo
+bash "$HERE/matmul_run.sh" "$BUILD"
+
 # Keras fit throughput of the seed CNN against PyTorch and TensorFlow (issue 7).
 echo
 bash "$HERE/fit_run.sh" "$BUILD"
