@@ -332,6 +332,9 @@ OpRow split_row() {
            },
            "should be > 0"),
        bad(
+           "too many pieces of an empty axis",
+           [] { split(f32(shaped({0}, {})), int64_t{1} << 40); }, "allowed"),
+       bad(
            "axis",
            [] {
              split(f32(vec({1, 2})), 2, 1);

@@ -338,9 +338,50 @@ OpRow embedding_row() {
 // Random masks: checked by properties. The gradient check is done here, on the same mask
 // (each call draws a new one, like TensorFlow's seeded eager ops, so central differences
 // across calls would not see one function).
+// A boolean mask with every third element false.
+Ref every_third_dropped(std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<double> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(i % 3 == 0 ? 0.0 : 1.0);
+  return shaped(std::move(shape), std::move(v), bool_);
+}
+
+// The fused dropout's gradient: deterministic given the mask.
+OpRow fused_dropout_grad_row() {
+  OpRow row;
+  row.name = "fused_dropout_grad";
+  row.ops = {"FusedDropoutGrad"};
+  row.dtypes = kFloat;
+  row.cases = {{"mixed", {vec({1, -2, 3, 0.5}), vec({1, 0, 1, 1}, bool_)}, {}},
+               {"matrix", {mat({{1, 2}, {3, 4}}), mat({{0, 1}, {1, 0}}, bool_)}, {}},
+               {"empty", {shaped({0, 2}, {}), shaped({0, 2}, {}, bool_)}, {}},
+               {"large", {filled({300, 257}, -2, 2, 5), every_third_dropped({300, 257})}, {}}};
+  row.fn = [](In in) { return single(random::fused_dropout_grad(in[0], in[1], 0.25)); };
+  row.reference = [](const std::vector<Ref>& in, DType) {
+    Ref out{in[0].shape, {}, {}};
+    for (size_t i = 0; i < in[0].values.size(); ++i) {
+      out.values.push_back(in[1].values[i] != 0 ? in[0].values[i] / 0.75 : 0.0);
+    }
+    return std::vector<Ref>{out};
+  };
+  row.second_order = true;
+  row.invalid = {bad(
+                     "shapes differ",
+                     [] {
+                       random::fused_dropout_grad(f32({1, 2}), constant({true}), 0.5);
+                     },
+                     "same shape"),
+                 bad(
+                     "rate 1", [] { random::fused_dropout_grad(f32({1}), constant({true}), 1.0); },
+                     "rate must be in [0, 1)")};
+  return row;
+}
+
 OpRow dropout_row() {
   OpRow row;
   row.name = "dropout";
+  row.ops = {"FusedDropout"};
   row.dtypes = kFloat;
   row.property_checks_gradient = true;
   row.property_check = [](DType dt) {
@@ -367,6 +408,14 @@ OpRow dropout_row() {
     random::set_seed(11);
     Ref b = from_tensor(nn::dropout(x, 0.5, 3));
     EXPECT_EQ(a.values, b.values);
+    // The fused op draws the composite's mask: where(uniform >= rate, x / (1 - rate), 0) with
+    // the same seeds gives the same bits.
+    random::set_seed(12);
+    Ref fused = from_tensor(nn::dropout(x, 0.4, 8));
+    random::set_seed(12);
+    Tensor u = random::uniform({200, 50}, 0, 1, dt, 8);
+    Ref composite = from_tensor(where(greater_equal(u, 0.4), multiply(x, 1.0 / 0.6), 0.0));
+    EXPECT_EQ(fused.values, composite.values);
     // noise_shape [200, 1]: whole rows are kept or dropped.
     Ref rows = from_tensor(nn::dropout(x, 0.5, 9, {-1, 1}));
     std::set<int> row_kinds;
@@ -423,7 +472,7 @@ std::vector<OpRow> nn_rows() {
   std::vector<OpRow> rows = {
       bias_add_row(false),       bias_add_row(true), bias_add_grad_row(), l2_loss_row(),
       sigmoid_xent_row(),        moments_row(false), moments_row(true),   batch_normalization_row(),
-      layer_normalization_row(), embedding_row(),    dropout_row()};
+      layer_normalization_row(), embedding_row(),    dropout_row(),       fused_dropout_grad_row()};
   for (auto family : {nn_batch_norm_rows, nn_xent_rows}) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

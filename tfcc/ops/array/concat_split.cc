@@ -89,9 +89,16 @@ std::vector<OutputSpec> split_specs(const InferenceContext& c, int64_t axis,
   return out;
 }
 
+// Split and Unpack make one output per piece: a bound keeps a typo'd count (or a file's) from
+// asking for billions of outputs.
+constexpr int64_t kMaxPieces = int64_t{1} << 16;
+
 std::vector<OutputSpec> unpack_shape(const InferenceContext& c) {
   int64_t num = c.attr<int64_t>("num");
   if (num < 0) c.fail(internal::str_cat("num must be non-negative, got ", num));
+  if (num > kMaxPieces) {
+    c.fail(internal::str_cat("num = ", num, " outputs is more than the ", kMaxPieces, " allowed"));
+  }
   PartialShape in = c.shape(0);
   if (!in.rank_known()) return std::vector<OutputSpec>(static_cast<size_t>(num), {c.dtype(0), {}});
   int64_t axis = checked_axis(c, c.attr<int64_t>("axis"), in.rank(), "axis");
@@ -107,6 +114,10 @@ std::vector<OutputSpec> split_shape(const InferenceContext& c) {
   int64_t num = c.attr<int64_t>("num_split");
   if (num <= 0) {
     c.fail(internal::str_cat("Number of ways to split should be > 0, but got ", num));
+  }
+  if (num > kMaxPieces) {
+    c.fail(internal::str_cat("num_split = ", num, " outputs is more than the ", kMaxPieces,
+                             " allowed"));
   }
   PartialShape in = c.shape(0);
   if (!in.rank_known()) return std::vector<OutputSpec>(static_cast<size_t>(num), {c.dtype(0), {}});

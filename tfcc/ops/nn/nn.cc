@@ -89,7 +89,12 @@ Tensor dropout(const Tensor& x, double rate, std::optional<int64_t> seed,
                                PartialShape(shape).to_string());
     }
   }
-  // Keep where uniform >= rate (probability 1 - rate), scaled by 1 / (1 - rate).
+  // Keep where uniform >= rate (probability 1 - rate), scaled by 1 / (1 - rate): one fused pass
+  // when the noise covers x, else the composite with the noise broadcast.
+  if ((x.dtype() == float32 || x.dtype() == float64) && xs.is_fully_defined() &&
+      shape == xs.dims()) {
+    return random::fused_dropout(x, rate, seed, loc)[0];
+  }
   Tensor u = random::uniform(shape, 0, 1, x.dtype(), seed, loc);
   return where(greater_equal(u, rate, loc), multiply(x, 1.0 / (1.0 - rate), loc), 0.0, loc);
 }

@@ -170,6 +170,49 @@ void register_random_ops(OpRegistry& r) {
       .cpu_kernels(random_cpu_kernel)
       .stateful()
       .not_differentiable();
+  // Dropout fused into one pass (not a TensorFlow op: TF composes it from RandomUniform,
+  // GreaterEqual, Mul and SelectV2, four passes over memory forward and two backward).
+  seeded(r.add("FusedDropout")
+             .input("x", "T")
+             .output("y", "T")
+             .output("keep", bool_)
+             .type_attr("T", kFloatTypes)
+             .attr("rate", AttrType::kFloat))
+      .shape_fn([](const InferenceContext& c) -> std::vector<OutputSpec> {
+        const double rate = c.attr<double>("rate");
+        if (!(rate >= 0 && rate < 1)) {
+          c.fail(internal::str_cat("rate must be in [0, 1), got ", rate));
+        }
+        return {{c.dtype(0), c.shape(0)}, {bool_, c.shape(0)}};
+      })
+      .cpu_kernels(random_cpu_kernel)
+      .stateful()
+      .gradient([](const GradContext& g) -> std::vector<Tensor> {
+        return {random::fused_dropout_grad(g.grads[0], g.outputs[1], g.attrs.get<double>("rate"))};
+      });
+  r.add("FusedDropoutGrad")
+      .input("dy", "T")
+      .input("keep", bool_)
+      .output("dx", "T")
+      .type_attr("T", kFloatTypes)
+      .attr("rate", AttrType::kFloat)
+      .shape_fn([](const InferenceContext& c) -> std::vector<OutputSpec> {
+        const double rate = c.attr<double>("rate");
+        if (!(rate >= 0 && rate < 1)) {
+          c.fail(internal::str_cat("rate must be in [0, 1), got ", rate));
+        }
+        if (!c.shape(0).is_compatible_with(c.shape(1))) {
+          c.fail(internal::str_cat("dy and keep must have the same shape: ", c.shape(0).to_string(),
+                                   " vs. ", c.shape(1).to_string()));
+        }
+        return {{c.dtype(0), c.shape(0).merge_with(c.shape(1))}};
+      })
+      .cpu_kernels(random_cpu_kernel)
+      // Linear in dy; the mask is boolean.
+      .gradient([](const GradContext& g) -> std::vector<Tensor> {
+        return {random::fused_dropout_grad(g.grads[0], g.inputs[1], g.attrs.get<double>("rate")),
+                Tensor()};
+      });
   for (const char* name : {"RandomStandardNormal", "TruncatedNormal"}) {
     seeded(r.add(name)
                .output("output", "dtype")
@@ -280,6 +323,20 @@ Tensor categorical(const Tensor& logits, int64_t num_samples, std::optional<int6
   static const OpDef& op = op_def("Multinomial");
   Tensor in[] = {logits};
   return call_seeded(op, in, {{"num_samples", num_samples}}, seed, loc);
+}
+
+std::vector<Tensor> fused_dropout(const Tensor& x, double rate, std::optional<int64_t> seed,
+                                  Loc loc) {
+  static const OpDef& op = op_def("FusedDropout");
+  Tensor in[] = {x};
+  auto [s1, s2] = get_seed(seed);
+  return dispatch(op, in, {{"rate", rate}, {"seed", s1}, {"seed2", s2}}, loc);
+}
+
+Tensor fused_dropout_grad(const Tensor& dy, const Tensor& keep, double rate, Loc loc) {
+  static const OpDef& op = op_def("FusedDropoutGrad");
+  Tensor in[] = {dy, keep};
+  return dispatch1(op, in, {{"rate", rate}}, loc);
 }
 
 Tensor shuffle(const Tensor& x, std::optional<int64_t> seed, Loc loc) {

@@ -41,6 +41,15 @@ Tensor categorical(const Tensor& logits, int64_t num_samples, std::optional<int6
 /// Shuffles along the first dimension.
 Tensor shuffle(const Tensor& x, std::optional<int64_t> seed = {}, Loc loc = Loc::current());
 
+/// Inverted dropout in one pass (what nn::dropout runs when the noise covers all of `x`):
+/// returns {y, keep}, with keep = uniform >= rate drawn exactly as random::uniform would draw it
+/// with the same seeds, and y = keep ? x / (1 - rate) : 0. Differentiable in `x`.
+std::vector<Tensor> fused_dropout(const Tensor& x, double rate, std::optional<int64_t> seed = {},
+                                  Loc loc = Loc::current());
+/// The gradient of fused_dropout: keep ? dy / (1 - rate) : 0, in one pass.
+Tensor fused_dropout_grad(const Tensor& dy, const Tensor& keep, double rate,
+                          Loc loc = Loc::current());
+
 /// Stateless variants: the same (shape, seed) always gives the same numbers.
 Tensor stateless_uniform(std::vector<int64_t> shape, std::array<int64_t, 2> seed, double minval = 0,
                          double maxval = 1, DType dtype = float32, Loc loc = Loc::current());

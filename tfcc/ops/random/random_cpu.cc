@@ -81,6 +81,52 @@ void uniform_kernel(KernelContext& c) {
   }
 }
 
+// FusedDropout: the uniforms are drawn exactly as uniform_kernel draws them (same blocks, same
+// words, minval 0 and range 1), and compared and scaled in the dtype as the composite
+// where(uniform >= rate, x * (1 / (1 - rate)), 0) does, so both give the same bits.
+template <typename T>
+void dropout_kernel(KernelContext& c) {
+  const Tensor& x = c.input(0);
+  Tensor& y = c.allocate_output(0);
+  Tensor& keep = c.allocate_output(1);
+  const T* px = x.data<T>();
+  T* py = y.mutable_data<T>();
+  bool* pk = keep.mutable_data<bool>();
+  const double rate = c.attr<double>("rate");
+  const T threshold = T(rate), scale = T(1.0 / (1.0 - rate));
+  const Philox g = generator<false>(c);
+  auto apply = [&](int64_t i, T u) {
+    const bool k = u >= threshold;
+    const T kept = px[i] * scale;
+    pk[i] = k;
+    py[i] = k ? kept : T(0);
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    for_each_block<4>(g, x.num_elements(), [&](int64_t i, const uint32_t* w) {
+      apply(i, 0.0f + 1.0f * Philox::to_unit_float(w[0]));
+    });
+  } else {
+    for_each_block<2>(g, x.num_elements(), [&](int64_t i, const uint32_t* w) {
+      apply(i, 0.0 + 1.0 * Philox::to_unit_double(w[0], w[1]));
+    });
+  }
+}
+
+template <typename T>
+void dropout_grad_kernel(KernelContext& c) {
+  const T* dy = c.input(0).data<T>();
+  const bool* keep = c.input(1).data<bool>();
+  Tensor& out = c.allocate_output(0);
+  T* po = out.mutable_data<T>();
+  const T scale = T(1.0 / (1.0 - c.attr<double>("rate")));
+  parallel_for(out.num_elements(), [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      const T g = dy[i] * scale;  // both loads unconditional: the select vectorises
+      po[i] = keep[i] ? g : T(0);
+    }
+  });
+}
+
 // Box-Muller: two uniforms give two standard normals.
 inline void box_muller(double u1, double u2, double* z0, double* z1) {
   u1 = std::max(u1, 1e-12);
@@ -238,6 +284,12 @@ void shuffle_kernel(KernelContext& c) {
 
 KernelFn random_cpu_kernel(const std::string& op, DType dtype) {
   if (op == "RandomShuffle") return shuffle_kernel;
+  if (op == "FusedDropout" || op == "FusedDropoutGrad") {
+    const bool grad = op == "FusedDropoutGrad";
+    if (dtype == float32) return grad ? dropout_grad_kernel<float> : dropout_kernel<float>;
+    if (dtype == float64) return grad ? dropout_grad_kernel<double> : dropout_kernel<double>;
+    return nullptr;
+  }
   return visit_dtype(dtype, [&]<typename T>() -> KernelFn {
     constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
     if constexpr (kFloat || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
