@@ -1,10 +1,29 @@
 #include "tfcc/data/dataset.h"
 
+#include "tfcc/data/traced_iteration.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::data {
 
 Iterator Dataset::make_iterator() const { return Iterator(node_, node_->make_iterator()); }
+
+std::vector<Tensor> Dataset::reduce(std::vector<Tensor> initial_state, const ReduceFn& fn) const {
+  if (internal::tracing()) {
+    Tensor handle = internal::traced_make_iterator(node_);
+    ElementSpec spec = element_spec();
+    return internal::traced_reduce(
+        [&] { return internal::traced_get_next_as_optional(handle, spec); },
+        std::move(initial_state), fn);
+  }
+  return make_iterator().reduce(std::move(initial_state), fn);
+}
+
+void Dataset::for_each(const std::function<void(const Element&)>& body) const {
+  reduce({}, [&](const std::vector<Tensor>& state, const Element& e) {
+    body(e);
+    return state;
+  });
+}
 
 ElementIterator Dataset::begin() const { return ElementIterator(make_iterator()); }
 
