@@ -153,16 +153,16 @@ void TensorBoard::on_epoch_end(int epoch, Logs& logs) {
                      static_cast<double>(train_step() - previous_epoch_iterations_) / elapsed);
     }
     auto always = summary::record_if(true);
-    auto write = [epoch](summary::SummaryWriter writer, const Logs& values) {
+    auto write = [this, epoch](bool train, const Logs& values) {
       if (values.empty()) return;
-      auto scope = writer.as_default();
+      auto scope = (train ? train_writer() : val_writer()).as_default();
       for (const auto& [name, value] : values.items()) {
         std::string tag = "epoch_";
         summary::scalar(tag.append(name), value, epoch);
       }
     };
-    write(train_writer(), train_logs);
-    write(val_writer(), val_logs);
+    write(true, train_logs);
+    write(false, val_logs);
   }
   if (options_.histogram_freq > 0 && epoch % options_.histogram_freq == 0) log_weights(epoch);
 }
