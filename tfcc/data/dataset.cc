@@ -2,6 +2,7 @@
 
 #include "tfcc/data/traced_iteration.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/logging.h"
 
 namespace tfcc::data {
 
@@ -46,6 +47,12 @@ Dataset Dataset::rebatch(int64_t batch_size, bool drop_remainder) const {
 }
 
 ElementIterator::ElementIterator(Iterator it) : it_(std::make_shared<Iterator>(std::move(it))) {
+  if (internal::tracing()) {
+    // C++ has no AutoGraph: a range-for runs while tracing and bakes every element into the graph.
+    TFCC_LOG(WARNING) << "A range-for over a Dataset inside a traced function iterates it once, "
+                         "at trace time, and stores its elements in the graph; use "
+                         "dataset.for_each(...) or dataset.reduce(...) to iterate at every call";
+  }
   current_ = it_->get_next_as_optional();
 }
 
