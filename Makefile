@@ -30,8 +30,9 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
-	$(BUILD)/examples/keras_fit_cnn --full
+	rm -rf $(BUILD)/logs/fit && $(BUILD)/examples/keras_fit_cnn --full --logdir $(BUILD)/logs/fit
 	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
+	@echo "TensorBoard logs of this run: tensorboard --logdir $(BUILD)/logs"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

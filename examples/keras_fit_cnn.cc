@@ -22,8 +22,11 @@
 //
 // The seed takes 5 batches per epoch to stay short; `keras_fit_cnn --full` trains on all 60,000
 // Fashion-MNIST images (batch 64, 5 epochs: `make demo`) and evaluates on the 10,000 test images.
+// `--logdir DIR` adds the TensorBoard callback (tf.keras.callbacks.TensorBoard(log_dir=DIR,
+// histogram_freq=1)): view the run with `tensorboard --logdir DIR`.
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "tfcc/tfcc.h"
 
@@ -31,7 +34,12 @@ namespace tf = tfcc;
 using namespace tfcc::keras;
 
 int main(int argc, char** argv) {
-  const bool full = argc > 1 && std::strcmp(argv[1], "--full") == 0;
+  bool full = false;
+  std::string logdir;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--full") == 0) full = true;
+    if (std::strcmp(argv[i], "--logdir") == 0 && i + 1 < argc) logdir = argv[++i];
+  }
   tf::random::set_seed(42);
   const int64_t BUFFER_SIZE = full ? 10000 : 10;  // the seed: "use a much larger value"
   const int64_t BATCH_SIZE = 64;
@@ -66,10 +74,18 @@ int main(int argc, char** argv) {
   model.compile({.optimizer = "adam",
                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
                  .metrics = {"accuracy"}});
-  model.fit(train_data, {.epochs = NUM_EPOCHS});
+  std::vector<callbacks::CallbackPtr> fit_callbacks;
+  if (!logdir.empty()) {
+    fit_callbacks.push_back(callbacks::TensorBoard(logdir, {.histogram_freq = 1}));
+  }
+  model.fit(train_data, {.epochs = NUM_EPOCHS, .callbacks = fit_callbacks});
   auto results = model.evaluate(test_data);
   const double loss = results[0], acc = results[1];
   std::printf("Loss %.16g, Accuracy %.16g\n", loss, acc);
+  if (!logdir.empty()) {
+    std::printf("TensorBoard logs written to %s; view them with:  tensorboard --logdir %s\n",
+                logdir.c_str(), logdir.c_str());
+  }
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).
   return acc > (full ? 0.85 : 0.3) ? 0 : 1;
 }

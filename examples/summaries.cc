@@ -7,6 +7,9 @@
 //   with summary_writer.as_default():
 //     tf.summary.scalar('loss', 0.1, step=42)
 //
+//   @tf.function
+//   def train_step(model, optimizer, images, labels): ...
+//
 //   def train(model, optimizer, dataset, log_freq=10):
 //     avg_loss = tf.keras.metrics.Mean(name='loss', dtype=tf.float32)
 //     for images, labels in dataset:
@@ -61,28 +64,26 @@ int main(int argc, char** argv) {
     return tf::reduce_mean(tf::square(pred - target));
   };
 
-  auto train_step = [&](const tf::Tensor& xb, const tf::Tensor& yb) {
+  // train_step is traced (the seed decorates it with tf.function).
+  auto train_step = tf::function([&](const tf::Tensor& xb, const tf::Tensor& yb) {
     tf::GradientTape tape;
     auto loss = loss_fn(model(xb), yb);
     auto grads = tape.gradient(loss, params);
     for (size_t i = 0; i < params.size(); ++i) params[i].assign_sub(grads[i] * 0.05f);
     iterations.assign_add(tf::Tensor::scalar<int64_t>(1));
-    return loss.item<float>();
-  };
+    return loss;
+  });
+  auto dataset = tf::data::Dataset::from_tensor_slices({x, y}).batch(64);
 
   auto train = [&](int log_freq) {
-    double loss_sum = 0;  // tf.keras.metrics.Mean, by hand
-    int64_t loss_count = 0;
+    tfcc::keras::metrics::Mean avg_loss({.name = "loss", .dtype = tf::float32});
     for (int epoch = 0; epoch < 40; ++epoch) {
-      for (int64_t start = 0; start < 512; start += 64) {
-        auto xb = x(tf::Slice(start, start + 64));
-        auto yb = y(tf::Slice(start, start + 64));
-        loss_sum += train_step(xb, yb);
-        ++loss_count;
+      for (const tf::data::Element& batch : dataset) {  // for images, labels in dataset:
+        auto loss = train_step(batch[0], batch[1]);
+        avg_loss.update_state(loss);
         if (iterations.read_value().item<int64_t>() % log_freq == 0) {
-          summary::scalar("loss", loss_sum / static_cast<double>(loss_count), iterations);
-          loss_sum = 0;
-          loss_count = 0;
+          summary::scalar("loss", avg_loss.result(), iterations);
+          avg_loss.reset_state();
         }
       }
       if (epoch % 10 == 0) summary::histogram("w1", w1, iterations);

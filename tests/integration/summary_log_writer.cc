@@ -6,6 +6,10 @@
 //                      a six-node graph
 //   LOGDIR/validation  scalar loss (5 steps)
 //   LOGDIR/traced      the graph of a traced function (relu(matmul(x, w)))
+//   LOGDIR/in_function scalar x_squared written from inside a traced function (steps 0..4, value
+//                      step^2), and that function's graph via trace_on / trace_export ("f_trace")
+//   LOGDIR/keras       a Keras fit (2 epochs of 2 batches, validation) logged by the TensorBoard
+//                      callback (histogram_freq 1, update_freq 2): keras/train, keras/validation
 //
 // usage: summary_log_writer LOGDIR
 #include <cstdint>
@@ -51,6 +55,46 @@ summary::GraphDef small_graph() {
                            .input = {"dense/BiasAdd", "^x"},
                            .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
   return g;
+}
+
+// Summaries written by a traced function, and its graph through trace_on / trace_export.
+void write_in_function(const std::string& logdir) {
+  auto writer = summary::create_file_writer(logdir + "/in_function");
+  auto scope = writer.as_default();
+  auto f = tfcc::function([](Tensor x, Tensor step) {
+    Tensor y = x * x;
+    summary::scalar("x_squared", y, step);
+    return y;
+  });
+  summary::trace_on(/*graph=*/true);
+  for (int64_t step = 0; step < 5; ++step) {
+    f(Tensor::scalar<float>(static_cast<float>(step)), Tensor::scalar<int64_t>(step));
+  }
+  summary::trace_export("f_trace", 0);
+  writer.close();
+}
+
+// A small Keras fit logged by the TensorBoard callback.
+void write_keras_fit(const std::string& logdir) {
+  using namespace tfcc::keras;
+  tfcc::random::set_seed(1);
+  std::vector<float> xs, ys;
+  for (int i = 0; i < 8; ++i) {
+    xs.insert(xs.end(), {static_cast<float>(i) * 0.25f, 1.0f - static_cast<float>(i % 3)});
+    ys.push_back(static_cast<float>(i) * 0.5f);
+  }
+  Tensor x = Tensor::from_vector(xs, Shape{8, 2}), y = Tensor::from_vector(ys, Shape{8, 1});
+  Sequential model({layers::Dense(1, {.input_shape = {2}})});
+  model.compile({.optimizer = optimizers::SGD(0.05), .loss = "mse", .metrics = {"mae"}});
+  auto tb = std::make_shared<callbacks::TensorBoard>(
+      logdir + "/keras", callbacks::TensorBoardOptions{.histogram_freq = 1, .update_freq = 2});
+  model.fit(x, y,
+            {.batch_size = 4,
+             .epochs = 2,
+             .verbose = 0,
+             .callbacks = {tb},
+             .validation_data = ValidationData{x, y},
+             .shuffle = false});
 }
 
 int main(int argc, char** argv) {
@@ -100,6 +144,8 @@ int main(int argc, char** argv) {
     }
     train.close();
     validation.close();
+    write_in_function(logdir);
+    write_keras_fit(logdir);
   } catch (const tfcc::Error& e) {
     std::cerr << "summary_log_writer: " << e.what() << "\n";
     return 1;

@@ -78,6 +78,64 @@ def expected_weights(step):
     return ((i * 37 + step * 11) % 101) / 4.0 - 10
 
 
+def tensor_values(acc, tag):
+    return [(e.step, tensor_util.make_ndarray(e.tensor_proto).item()) for e in acc.Tensors(tag)]
+
+
+def check_in_function_and_keras(logdir, provider, ctx):
+    # --- 3. Summaries written from inside a traced function, and its graph via trace_export.
+    fn = ea.EventAccumulator(logdir + "/in_function", size_guidance={ea.TENSORS: 0})
+    fn.Reload()
+    check(tensor_values(fn, "x_squared") == [(s, float(s * s)) for s in range(5)],
+          "in_function/x_squared: one value per call of the traced function")
+    tagged = provider.list_blob_sequences(ctx, experiment_id="",
+                                          plugin_name="graph_run_metadata_graph")
+    entry = tagged.get("in_function", {}).get("f_trace")
+    check(entry is not None and entry.plugin_content == b"1",
+          "Graphs dashboard: trace_export's tag f_trace with version b'1'")
+    seqs = provider.read_blob_sequences(ctx, experiment_id="",
+                                        plugin_name="graph_run_metadata_graph", downsample=10)
+    values = seqs.get("in_function", {}).get("f_trace", [])
+    if values:
+        from tensorboard.compat.proto import config_pb2
+        from tensorboard.plugins.graph import graph_util
+        raw = provider.read_blob(ctx, blob_key=values[0].values[0].blob_key)
+        run_metadata = config_pb2.RunMetadata.FromString(raw)
+        merged = graph_util.merge_graph_defs(
+            [f.pre_optimization_graph for f in run_metadata.function_graphs])
+        ops = {n.op for n in merged.node}
+        check(len(run_metadata.function_graphs) == 1 and {"Mul", "WriteSummary"} <= ops,
+              "trace_export: RunMetadata with the function graph (ops %s)" % sorted(ops))
+    else:
+        check(False, "trace_export blob sequence readable")
+
+    # --- 4. A Keras fit logged by the TensorBoard callback (tf.keras tags and steps).
+    train = ea.EventAccumulator(logdir + "/keras/train", size_guidance={ea.TENSORS: 0})
+    train.Reload()
+    val = ea.EventAccumulator(logdir + "/keras/validation", size_guidance={ea.TENSORS: 0})
+    val.Reload()
+    tags = set(train.Tags()["tensors"])
+    check({"epoch_loss", "epoch_mae", "batch_loss", "batch_mae", "dense/kernel/histogram",
+           "dense/bias/histogram"} <= tags, "keras/train tags %s" % sorted(tags))
+    epoch_loss = tensor_values(train, "epoch_loss")
+    batch_loss = tensor_values(train, "batch_loss")
+    check([s for s, _ in epoch_loss] == [0, 1], "keras/train epoch_loss at epochs 0, 1")
+    check([s for s, _ in batch_loss] == [2, 4], "keras/train batch_loss every 2 steps")
+    check(batch_loss[-1][1] == epoch_loss[-1][1],
+          "the last batch_loss is the epoch's running mean, epoch_loss")
+    hist = train.Tensors("dense/kernel/histogram")
+    check([e.step for e in hist] == [0, 1] and
+          tensor_util.make_ndarray(hist[0].tensor_proto)[:, 2].sum() == 2,
+          "keras/train kernel histograms per epoch, 2 weights counted")
+    check(train.Tags()["graph"], "keras/train has the train step's graph")
+    val_loss = tensor_values(val, "epoch_loss")
+    evaluation = tensor_values(val, "evaluation_loss_vs_iterations")
+    check([s for s, _ in val_loss] == [0, 1] and [s for s, _ in evaluation] == [2, 4],
+          "keras/validation epoch_loss per epoch, evaluation_loss_vs_iterations per 2 steps")
+    check([v for _, v in val_loss] == [v for _, v in evaluation],
+          "validation epoch_loss equals evaluation_loss_vs_iterations")
+
+
 def main(logdir):
     # --- 1. The classic EventAccumulator, run by run.
     train = ea.EventAccumulator(logdir + "/train", size_guidance={ea.TENSORS: 0})
@@ -189,6 +247,8 @@ def main(logdir):
         from tensorboard.compat.proto import graph_pb2
         parsed = graph_pb2.GraphDef.FromString(graph_bytes)
         check(len(parsed.node) == 6, "Graphs dashboard: GraphDef parses with six nodes")
+
+    check_in_function_and_keras(logdir, provider, ctx)
 
     if failures:
         print("%d check(s) failed" % len(failures))

@@ -165,6 +165,22 @@ class Dataset {
   /// Range-for support: `for (const Element& e : dataset)`.
   ElementIterator begin() const;
   std::default_sentinel_t end() const { return {}; }
+  /// tf.data.Dataset.reduce: state = fn(state, element) over one pass; returns the final state.
+  /// Inside a traced function it is one While loop over an iterator made at every call, so a
+  /// whole epoch is one traced call (the loop body, `fn`, is traced once).
+  std::vector<Tensor> reduce(std::vector<Tensor> initial_state, const ReduceFn& fn) const;
+  /// Calls `body` on every element of one pass: `for x, y in dataset:` in a tf.function when
+  /// traced (the seed's `train(model, dataset, optimizer)`):
+  ///
+  ///   auto train = tfcc::function([&]() {
+  ///     dataset.for_each([&](const tfcc::data::Element& batch) { train_step(batch[0], batch[1]);
+  ///     });
+  ///   });
+  ///   train();   // one epoch
+  ///
+  /// Side effects of the body must go through ops (variable updates, summaries): C++ code in it
+  /// runs once, while tracing.
+  void for_each(const std::function<void(const Element&)>& body) const;
   /// The first element (OutOfRangeError if empty); for tests and quick looks.
   Element take_one() const;
   /// Every element, in order (never call on an infinite dataset).

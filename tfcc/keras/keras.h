@@ -14,6 +14,7 @@
 #include "tfcc/keras/callbacks/lambda_callback.h"
 #include "tfcc/keras/callbacks/learning_rate.h"
 #include "tfcc/keras/callbacks/progbar.h"
+#include "tfcc/keras/callbacks/tensorboard.h"
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"

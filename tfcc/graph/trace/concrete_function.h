@@ -6,6 +6,7 @@
 //   std::vector<tfcc::Tensor> out = cf({x});
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -45,4 +46,14 @@ class ConcreteFunction {
   std::vector<TensorSpec> inputs_;
 };
 
+namespace graph {
+
+/// Observes the graph of every ConcreteFunction run (not the ones inlined into another trace)
+/// while set: how summary::trace_on collects function graphs. Process-wide, like TensorFlow's
+/// graph collection; the hook must be thread-safe.
+using FunctionRunHook = std::function<void(const std::shared_ptr<const Graph>&)>;
+/// Sets the hook (null: none).
+void set_function_run_hook(FunctionRunHook hook);
+
+}  // namespace graph
 }  // namespace tfcc

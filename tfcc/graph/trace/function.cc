@@ -34,6 +34,26 @@ std::vector<TensorSpec> ConcreteFunction::output_specs() const {
   return out;
 }
 
+namespace {
+
+std::mutex& hook_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+graph::FunctionRunHook& run_hook() {
+  static graph::FunctionRunHook hook;
+  return hook;
+}
+std::atomic<bool> hook_set{false};
+
+}  // namespace
+
+void graph::set_function_run_hook(FunctionRunHook hook) {
+  std::lock_guard<std::mutex> lock(hook_mutex());
+  hook_set.store(static_cast<bool>(hook));
+  run_hook() = std::move(hook);
+}
+
 std::vector<Tensor> ConcreteFunction::operator()(std::span<const Tensor> args) const {
   const graph::Graph& g = graph();
   if (args.size() != inputs_.size()) {
@@ -50,7 +70,12 @@ std::vector<Tensor> ConcreteFunction::operator()(std::span<const Tensor> args) c
           ", which is not compatible with ", inputs_[i].to_string()));
     }
   }
-  if (graph::TraceContext::current() || has_op_observers()) return graph::call_inline(g, args);
+  if (graph::TraceContext::current()) return graph::call_inline(g, args);
+  if (hook_set.load()) {
+    std::lock_guard<std::mutex> lock(hook_mutex());
+    if (run_hook()) run_hook()(graph_);
+  }
+  if (has_op_observers()) return graph::call_inline(g, args);
   return graph::run_graph(g, args);
 }
 

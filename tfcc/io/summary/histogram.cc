@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "tfcc/io/summary/summary.h"
+#include "tfcc/io/summary/summary_trace.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::summary {
@@ -46,6 +47,10 @@ std::vector<double> histogram_buckets(std::span<const double> data, int bucket_c
 bool histogram(const std::string& name, std::span<const double> data, Step step, int buckets,
                const std::string& description) {
   if (!should_record_summaries()) return false;
+  if (internal::tracing()) {
+    Tensor values = Tensor::from_vector(std::vector<double>(data.begin(), data.end()));
+    return histogram(name, values, std::move(step), buckets, description);
+  }
   for (double x : data) {
     TFCC_CHECK_ARG(std::isfinite(x), "summary::histogram(\"", name,
                    "\"): data contains a non-finite value (", x, ")");
@@ -66,10 +71,13 @@ bool histogram(const std::string& name, const Tensor& data, Step step, int bucke
                const std::string& description) {
   if (!should_record_summaries()) return false;
   TFCC_CHECK_ARG(data.defined(), "summary::histogram(\"", name, "\"): data is a null tensor");
-  if (data.is_symbolic()) {
-    throw UnimplementedError(tfcc::internal::str_cat(
-        "summary::histogram(\"", name, "\"): summaries of symbolic tensors (inside ",
-        "tfcc::function) are not supported yet; write them outside the function"));
+  if (internal::tracing()) {
+    Tensor in[] = {data};
+    internal::add_summary_node("WriteSummary", in, step,
+                               [name, buckets, description](std::span<const Tensor> v, int64_t s) {
+                                 histogram(name, v[0], s, buckets, description);
+                               });
+    return true;
   }
   std::vector<double> values = data.to_vector<double>();
   return histogram(name, std::span<const double>(values), std::move(step), buckets, description);

@@ -3,6 +3,7 @@
 
 #include "tfcc/io/summary/png_encoder.h"
 #include "tfcc/io/summary/summary.h"
+#include "tfcc/io/summary/summary_trace.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::summary {
@@ -40,12 +41,19 @@ bool image(const std::string& name, const Tensor& data, Step step, int max_outpu
   if (!should_record_summaries()) return false;
   auto where = [&] { return tfcc::internal::str_cat("summary::image(\"", name, "\"): "); };
   TFCC_CHECK_ARG(data.defined(), where(), "data is a null tensor");
-  if (data.is_symbolic()) {
-    throw UnimplementedError(where() +
-                             "summaries of symbolic tensors (inside tfcc::function) are not "
-                             "supported yet; write them outside the function");
-  }
   TFCC_CHECK_ARG(max_outputs >= 0, where(), "max_outputs must be non-negative, got ", max_outputs);
+  if (internal::tracing()) {
+    const PartialShape shape = data.partial_shape();
+    TFCC_CHECK_ARG(!shape.rank_known() || shape.rank() == 4, where(),
+                   "data must have rank 4 [k, h, w, c], got shape ", shape.to_string());
+    Tensor in[] = {data};
+    internal::add_summary_node(
+        "WriteSummary", in, step,
+        [name, max_outputs, description](std::span<const Tensor> v, int64_t s) {
+          image(name, v[0], s, max_outputs, description);
+        });
+    return true;
+  }
   TFCC_CHECK_ARG(data.rank() == 4, where(), "data must have rank 4 [k, h, w, c], got shape ",
                  data.shape().to_string());
   DType d = data.dtype();

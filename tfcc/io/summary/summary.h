@@ -14,6 +14,13 @@
 // Each returns true if it wrote, false when there is no default writer or record_if() is off; in
 // that case it returns before looking at the data. Without `step` the default step
 // (experimental::set_step or as_default(step)) is used; with neither, InvalidArgumentError.
+//
+// Inside a traced tfcc::function a summary call becomes a "WriteSummary" node that writes at every
+// call of the function, with that call's values (see summary_trace.h): the writer and step are
+// the ones in force when the function was traced (a Variable step, e.g. optimizer.iterations(),
+// is read at each call), and a function traced without a default writer has no summary node at
+// all. There the call returns true when it added the node. trace_on / trace_export (trace.h)
+// write the graphs of the functions that ran.
 #pragma once
 
 #include <span>
@@ -25,6 +32,7 @@
 #include "tfcc/io/summary/graph_def.h"
 #include "tfcc/io/summary/graph_export.h"
 #include "tfcc/io/summary/summary_writer.h"
+#include "tfcc/io/summary/trace.h"
 
 namespace tfcc::summary {
 

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "tfcc/io/summary/summary.h"
+#include "tfcc/io/summary/summary_trace.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::summary {
@@ -46,6 +47,13 @@ TensorProto string_tensor(std::vector<std::string> values, std::vector<int64_t> 
 bool write(const std::string& tag, const TensorProto& tensor, Step step,
            const SummaryMetadata& metadata) {
   if (!should_record_summaries()) return false;
+  if (internal::tracing()) {
+    internal::add_summary_node("WriteSummary", {}, step,
+                               [tag, tensor, metadata](std::span<const Tensor>, int64_t s) {
+                                 write(tag, tensor, s, metadata);
+                               });
+    return true;
+  }
   Event event;
   event.step = resolve_step(step);
   event.wall_time = now_seconds();
@@ -62,10 +70,16 @@ bool scalar(const std::string& name, const Tensor& data, Step step,
             const std::string& description) {
   if (!should_record_summaries()) return false;
   TFCC_CHECK_ARG(data.defined(), "summary::scalar(\"", name, "\"): data is a null tensor");
-  if (data.is_symbolic()) {
-    throw UnimplementedError(tfcc::internal::str_cat(
-        "summary::scalar(\"", name, "\"): summaries of symbolic tensors (inside tfcc::function) ",
-        "are not supported yet; write them outside the function"));
+  const PartialShape shape = data.partial_shape();
+  TFCC_CHECK_ARG(!shape.rank_known() || shape.rank() == 0, "summary::scalar(\"", name,
+                 "\"): data must be a scalar, got shape ", shape.to_string());
+  if (internal::tracing()) {
+    Tensor in[] = {data};
+    internal::add_summary_node("WriteSummary", in, step,
+                               [name, description](std::span<const Tensor> v, int64_t s) {
+                                 scalar(name, v[0], s, description);
+                               });
+    return true;
   }
   TFCC_CHECK_ARG(data.rank() == 0, "summary::scalar(\"", name,
                  "\"): data must be a scalar, got shape ", data.shape().to_string());

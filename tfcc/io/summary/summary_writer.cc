@@ -2,6 +2,7 @@
 
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/event_file_writer.h"
+#include "tfcc/io/summary/summary_trace.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/logging.h"
 
@@ -23,8 +24,8 @@ ThreadState& state() {
 int64_t integer_scalar(const Tensor& t) {
   if (t.is_symbolic()) {
     throw UnimplementedError(
-        "summary step: a symbolic tensor (inside tfcc::function) cannot be a summary step yet; "
-        "pass an integer or a Variable");
+        "summary step: a symbolic tensor is a step only for summaries written inside the "
+        "tfcc::function that made it");
   }
   DType d = t.dtype();
   TFCC_CHECK_ARG(d == int64 || d == int32 || d == uint8, "summary step must be an integer, got a ",
@@ -122,6 +123,8 @@ RecordIfScope record_if(std::function<bool()> condition) {
 bool should_record_summaries() {
   const ThreadState& s = state();
   if (!s.writer.writes()) return false;
+  // Inside a trace the condition is captured and evaluated each time the summary node runs.
+  if (internal::tracing()) return true;
   return !s.record_if || s.record_if();
 }
 
@@ -136,4 +139,23 @@ std::optional<int64_t> get_step() {
 }
 
 }  // namespace experimental
+
+namespace internal {
+
+Step default_step() { return state().step; }
+
+std::function<bool()> record_condition() { return state().record_if; }
+
+WriterOverride::WriterOverride(const SummaryWriter& writer)
+    : previous_writer_(state().writer), previous_condition_(state().record_if) {
+  state().writer = writer;
+  state().record_if = nullptr;
+}
+
+WriterOverride::~WriterOverride() {
+  state().writer = std::move(previous_writer_);
+  state().record_if = std::move(previous_condition_);
+}
+
+}  // namespace internal
 }  // namespace tfcc::summary

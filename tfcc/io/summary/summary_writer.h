@@ -45,6 +45,10 @@ class Step {
   bool has_value() const { return value_.has_value() || tensor_.defined() || variable_.defined(); }
   /// The step now. InvalidArgumentError for a non-integer or non-scalar tensor.
   int64_t value() const;
+  /// The step tensor when the step is one (undefined otherwise).
+  const Tensor& tensor() const { return tensor_; }
+  /// The step variable when the step is one (undefined otherwise).
+  const Variable& variable() const { return variable_; }
 
  private:
   std::optional<int64_t> value_;
@@ -142,6 +146,8 @@ class [[nodiscard]] RecordIfScope {
 [[nodiscard]] RecordIfScope record_if(std::function<bool()> condition);
 
 /// True if a summary call would write now: a default writer exists and record_if allows it.
+/// While tracing, true when a default writer exists (record_if is evaluated at each call of the
+/// traced function).
 bool should_record_summaries();
 
 namespace experimental {

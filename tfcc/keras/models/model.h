@@ -38,6 +38,10 @@
 #include "tfcc/keras/engine/layer.h"
 #include "tfcc/keras/models/training_options.h"
 
+namespace tfcc::graph {
+class Graph;
+}
+
 namespace tfcc::keras {
 
 class BatchSource;
@@ -114,6 +118,9 @@ class Model : public Layer {
   bool compiled() const { return compiled_; }
   /// Whether the steps run eagerly (compile's run_eagerly).
   bool run_eagerly() const { return run_eagerly_; }
+  /// The graph of the traced train step, once fit has traced it (null before, and with
+  /// run_eagerly); the TensorBoard callback writes it.
+  std::shared_ptr<const graph::Graph> train_function_graph() const { return train_function_.graph; }
 
   /// Set by a callback to end fit after the current batch / epoch (EarlyStopping does).
   bool stop_training = false;
@@ -144,6 +151,7 @@ class Model : public Layer {
   struct StepFunction {
     std::function<StepLogs(const data::Element&)> traced;
     bool warm = false;  // the first call runs eagerly: it builds layers and optimizer slots
+    std::shared_ptr<const graph::Graph> graph;  // the traced graph, once there is one
   };
   StepLogs run_step(StepFunction& fn, bool train, const data::Element& batch);
 

@@ -44,7 +44,8 @@ callbacks::CallbackList make_callbacks(const std::vector<callbacks::CallbackPtr>
 
 // train_step / test_step traced into one graph per batch signature. The metric names are
 // recorded while tracing (C++ code runs only then) and paired with the graph's outputs.
-std::function<StepLogs(const data::Element&)> traced_step(Model& model, bool train) {
+std::function<StepLogs(const data::Element&)> traced_step(Model& model, bool train,
+                                                          std::shared_ptr<const graph::Graph>* g) {
   auto names = std::make_shared<std::vector<std::string>>();
   auto fn = tfcc::function(
       [&model, names, train](std::vector<Tensor> batch) {
@@ -58,8 +59,9 @@ std::function<StepLogs(const data::Element&)> traced_step(Model& model, bool tra
         return values;
       },
       {.name = train ? "train_function" : "test_function", .warn_on_retrace = false});
-  return [fn, names](const data::Element& batch) {
+  return [fn, names, g](const data::Element& batch) {
     std::vector<Tensor> values = fn(batch);
+    if (!*g) *g = fn.get_concrete_function(batch).shared_graph();
     StepLogs logs;
     for (size_t i = 0; i < values.size() && i < names->size(); ++i) {
       logs.emplace_back((*names)[i], values[i]);
@@ -77,7 +79,7 @@ StepLogs Model::run_step(StepFunction& fn, bool train, const data::Element& batc
     fn.warm = true;
     return train ? train_step(batch) : test_step(batch);
   }
-  if (!fn.traced) fn.traced = traced_step(*this, train);
+  if (!fn.traced) fn.traced = traced_step(*this, train, &fn.graph);
   return fn.traced(batch);
 }
 
