@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "tfcc/data/dataset.h"
+#include "tfcc/distribute/strategy.h"
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"
@@ -114,6 +115,12 @@ class Model : public Layer {
   bool compiled() const { return compiled_; }
   /// Whether the steps run eagerly (compile's run_eagerly).
   bool run_eagerly() const { return run_eagerly_; }
+  /// The strategy active when the model was created or compiled (tf's model.distribute_strategy;
+  /// the default strategy when none was). fit / evaluate replicate over it (distributed.h); it
+  /// must outlive the model's training.
+  distribute::Strategy& distribute_strategy() const {
+    return strategy_ ? *strategy_ : distribute::get_strategy();
+  }
 
   /// Set by a callback to end fit after the current batch / epoch (EarlyStopping does).
   bool stop_training = false;
@@ -149,6 +156,7 @@ class Model : public Layer {
 
   bool compiled_ = false;
   bool run_eagerly_ = false;
+  distribute::Strategy* strategy_ = distribute::has_strategy() ? &distribute::get_strategy() : nullptr;
   StepFunction train_function_, test_function_;
   std::shared_ptr<optimizers::Optimizer> optimizer_;
   std::shared_ptr<losses::Loss> loss_;
