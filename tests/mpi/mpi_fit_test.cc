@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "tfcc/keras/models/distributed.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc::keras {
@@ -112,6 +113,36 @@ TEST(DistributedFit, TensorsMatchOneProcessOnTheGlobalBatches) {
   });
 }
 
+TEST(DistributedFit, EachRankTrainsOnItsShareOfTheGlobalBatch) {
+  auto [x, y] = data(70);  // batches of 32, 32 and 6 rows
+  auto scope = strategy().scope();
+  Sequential m = mlp();
+  m.compile(options());
+  auto global = make_tensor_source({x, y, Tensor()}, 32, false, {});
+  distributed::ReplicaSource mine(m, *global, true);
+  mine.start_epoch();
+  const int n = strategy().num_replicas_in_sync(), r = strategy().rank();
+  std::vector<Tensor> parts;
+  while (auto batch = mine.next()) {
+    const int64_t rows = (*batch)[0].shape()[0];
+    parts.push_back((*batch)[0]);
+    EXPECT_GE(rows, 1);
+    EXPECT_LE(rows, 32 / n + 1);
+  }
+  ASSERT_EQ(parts.size(), 3u);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    // The ranks' shares are disjoint and together make up the global batch, in rank order.
+    const int64_t global_rows = i < 2 ? 32 : 6;
+    Tensor padded = zeros({global_rows, 4});
+    const int64_t lo = global_rows * r / n;
+    padded = concat({slice(padded, {0, 0}, {lo, 4}), parts[i],
+                     slice(padded, {lo + parts[i].shape()[0], 0}, {-1, 4})},
+                    0);
+    Tensor whole = strategy().reduce(distribute::ReduceOp::kSum, padded);
+    EXPECT_TRUE(same_bits(whole, slice(x, {static_cast<int64_t>(i) * 32, 0}, {global_rows, 4})));
+  }
+}
+
 TEST(DistributedFit, EagerStepsMatchToo) {
   auto [x, y] = data(64);
   check_against_single_process(true, [&](Model& m) {
@@ -121,9 +152,10 @@ TEST(DistributedFit, EagerStepsMatchToo) {
 
 TEST(DistributedFit, DatasetWithValidationMatchesOneProcess) {
   auto [x, y] = data(128);
-  auto ds = data::Dataset::from_tensor_slices({x, y}).shuffle(128, {.seed = 3}).batch(32);
   auto [vx, vy] = data(40);
   check_against_single_process(false, [&](Model& m) {
+    // A seeded shuffle: every rank (and the reference) reads the same global batches.
+    auto ds = data::Dataset::from_tensor_slices({x, y}).shuffle(128, {.seed = 3}).batch(32);
     return m.fit(ds, {.epochs = 2, .verbose = 0, .validation_data = ValidationData{vx, vy}});
   });
 }

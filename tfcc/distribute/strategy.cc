@@ -64,8 +64,7 @@ Tensor Strategy::reduce(ReduceOp op, const Tensor& value) {
 
 StrategyScope Strategy::scope() { return StrategyScope(this); }
 
-std::vector<Tensor> DefaultStrategy::all_reduce_concrete(std::span<const Tensor> values,
-                                                         ReduceOp) {
+std::vector<Tensor> DefaultStrategy::all_reduce_concrete(std::span<const Tensor> values, ReduceOp) {
   for (const Tensor& v : values) {
     TFCC_CHECK_ARG(v.defined(), "all_reduce got an undefined tensor (a gradient that is None?)");
   }

@@ -100,8 +100,7 @@ class Strategy {
  protected:
   Strategy();
   /// all_reduce() on concrete tensors: what each strategy implements.
-  virtual std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values,
-                                                  ReduceOp op) = 0;
+  virtual std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values, ReduceOp op) = 0;
 
  private:
   // Expires with the strategy; traced CollectiveAllReduce nodes hold a weak_ptr to it.

@@ -48,8 +48,8 @@ void check_same_batch(Strategy& s, const data::Element& batch) {
   const int64_t rank0 = from_rank0(s, static_cast<int64_t>(mine));
   const int64_t differs = static_cast<uint64_t>(rank0) == mine ? 0 : 1;
   const int64_t ranks_differing = s.reduce(ReduceOp::kSum, Tensor::scalar(differs)).item<int64_t>();
-  TFCC_REQUIRE(FailedPreconditionError, ranks_differing == 0,
-               "fit under ", s.to_string(), ": ", ranks_differing,
+  TFCC_REQUIRE(FailedPreconditionError, ranks_differing == 0, "fit under ", s.to_string(), ": ",
+               ranks_differing,
                " rank(s) read a different global batch than rank 0 at the start of an epoch. "
                "Every rank must read the same data in the same order (each takes its share of "
                "every global batch): give Dataset::shuffle a seed, and do not make the input "

@@ -156,7 +156,8 @@ class Model : public Layer {
 
   bool compiled_ = false;
   bool run_eagerly_ = false;
-  distribute::Strategy* strategy_ = distribute::has_strategy() ? &distribute::get_strategy() : nullptr;
+  distribute::Strategy* strategy_ =
+      distribute::has_strategy() ? &distribute::get_strategy() : nullptr;
   StepFunction train_function_, test_function_;
   std::shared_ptr<optimizers::Optimizer> optimizer_;
   std::shared_ptr<losses::Loss> loss_;

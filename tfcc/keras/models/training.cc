@@ -305,9 +305,9 @@ std::vector<double> Model::evaluate(const data::Dataset& dataset, EvaluateOption
 std::vector<double> Model::evaluate_source(BatchSource& source, const EvaluateOptions& options) {
   const int verbose = distributed::verbose_for(*this, options.verbose);
   auto cbs = make_callbacks(options.callbacks, verbose, nullptr);
-  cbs.configure(this, {.verbose = verbose,
-                       .epochs = 1,
-                       .steps = options.steps ? options.steps : source.steps()});
+  cbs.configure(
+      this,
+      {.verbose = verbose, .epochs = 1, .steps = options.steps ? options.steps : source.steps()});
   auto logs = run_evaluate(source, options.steps, &cbs);
   std::vector<double> out;
   for (const auto& [k, v] : logs.items()) out.push_back(v);
@@ -330,9 +330,9 @@ Tensor Model::predict(const data::Dataset& dataset, PredictOptions options) {
 Tensor Model::predict_source(BatchSource& source, const PredictOptions& options) {
   const int verbose = distributed::verbose_for(*this, options.verbose);
   auto cbs = make_callbacks(options.callbacks, verbose, nullptr);
-  cbs.configure(this, {.verbose = verbose,
-                       .epochs = 1,
-                       .steps = options.steps ? options.steps : source.steps()});
+  cbs.configure(
+      this,
+      {.verbose = verbose, .epochs = 1, .steps = options.steps ? options.steps : source.steps()});
   callbacks::Logs logs;
   cbs.on_predict_begin(logs);
   source.start_epoch();
