@@ -1,5 +1,6 @@
-// Data-parallel fit / evaluate under a distribution strategy. Internal to the training loop
-// (training.cc calls these hooks); users only create the model inside `strategy.scope()`:
+// Data-parallel fit / evaluate under a distribution strategy: the hooks training.cc calls.
+// Users only create the model inside `strategy.scope()` (and, in a train_step override, pass the
+// gradients through average_gradients as the default train_step does):
 //
 //   tfcc::distribute::MultiWorkerMirroredStrategy strategy;   // mpirun -np 2 ./train
 //   auto scope = strategy.scope();

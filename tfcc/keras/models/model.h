@@ -93,7 +93,9 @@ class Model : public Layer {
   Tensor predict(const data::Dataset& dataset, PredictOptions options = {});
 
   /// One training step on a batch: forward, loss, gradients, optimizer update, metrics. Override
-  /// it to customise fit (Keras' "custom fit" guide); return the metric values to log.
+  /// it to customise fit (Keras' "custom fit" guide); return the metric values to log. Under a
+  /// strategy, an override averages its gradients with distributed::average_gradients
+  /// (tfcc/keras/models/distributed.h) before applying them, as this one does.
   virtual StepLogs train_step(const data::Element& data);
   /// One evaluation step: forward, loss, metrics.
   virtual StepLogs test_step(const data::Element& data);
