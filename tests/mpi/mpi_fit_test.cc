@@ -222,6 +222,33 @@ TEST(DistributedFit, OnlyTheChiefPrintsAndWritesLogs) {
   std::filesystem::remove(csv);
 }
 
+TEST(DistributedFit, AllReduceInsideATracedCustomStepEqualsTheEagerOne) {
+  auto& s = strategy();
+  const int r = s.rank();
+  Variable w_traced(random::stateless_normal({4, 3}, {9, 9}), {.name = "w"});
+  Variable w_eager(w_traced.read_value(), {.name = "w"});
+  auto grad_of = [&](const Variable& w, const Tensor& x) {
+    GradientTape tape;
+    Tensor loss = reduce_mean(square(matmul(x, w)));
+    return tape.gradient(loss, std::vector<Variable>{w});
+  };
+  auto step = tfcc::function([&](Tensor x) {
+    auto g = s.all_reduce(grad_of(w_traced, x), distribute::ReduceOp::kMean);
+    w_traced.assign_sub(g[0] * 0.1f);
+    return g[0];
+  });
+  for (int i = 0; i < 3; ++i) {
+    Tensor x = random::stateless_normal({8, 4}, {i, r});  // each rank its own data
+    Tensor g_traced = s.run(step, x);
+    auto g = s.all_reduce(grad_of(w_eager, x), distribute::ReduceOp::kMean);
+    w_eager.assign_sub(g[0] * 0.1f);
+    EXPECT_TRUE(same_bits(g_traced, g[0]));
+    EXPECT_TRUE(same_bits(g_traced, rank0_value(g_traced)));
+  }
+  EXPECT_EQ(step.tracing_count(), 1);
+  EXPECT_TRUE(same_bits(w_traced.read_value(), w_eager.read_value()));
+}
+
 TEST(DistributedFit, CollectiveStatsCountTheSteps) {
   auto [x, y] = data(64);
   auto scope = strategy().scope();
