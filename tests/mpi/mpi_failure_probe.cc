@@ -2,6 +2,7 @@
 //   kill      rank 1 SIGKILLs itself
 //   stall     rank 1 stops calling collectives (sleeps far past the timeout)
 //   mismatch  rank 1 reduces a different list of tensors
+//   fit_kill  rank 1 SIGKILLs itself in keras fit (a callback at batch 3 of a traced step loop)
 // The surviving ranks must exit non-zero, promptly, with a clear message; never hang.
 #include <csignal>
 #include <cstdio>
@@ -14,7 +15,7 @@
 int main(int argc, char** argv) {
   using namespace tfcc;
   if (argc != 3) {
-    std::fprintf(stderr, "usage: %s kill|stall|mismatch TIMEOUT_SECONDS\n", argv[0]);
+    std::fprintf(stderr, "usage: %s kill|stall|mismatch|fit_kill TIMEOUT_SECONDS\n", argv[0]);
     return 2;
   }
   const std::string mode = argv[1];
@@ -23,6 +24,18 @@ int main(int argc, char** argv) {
   try {
     distribute::MultiWorkerMirroredStrategy s({.timeout_seconds = timeout});
     rank = s.rank();
+    if (mode == "fit_kill") {
+      auto scope = s.scope();
+      keras::Sequential model({keras::layers::Dense(3, {.input_shape = {4}})});
+      model.compile({.optimizer = "sgd", .loss = "mse"});
+      auto [x, y] = mpi_test::global_batch(0, 160);
+      keras::callbacks::LambdaCallback die({.on_batch_end = [rank](int batch, auto&) {
+        if (batch == 3 && rank == 1) std::raise(SIGKILL);
+      }});
+      model.fit(x, y, {.batch_size = 16, .verbose = 0, .callbacks = {std::move(die)}});
+      std::printf("rank %d finished all steps\n", rank);
+      return 0;
+    }
     mpi_test::LinearModel m;
     std::vector<Variable> vars = {m.w, m.b};
     s.broadcast_variables(vars);

@@ -121,11 +121,16 @@ void MpiWorld::wait(void* requests, int n, const std::string& what) {
           "aborted when this process exits. (The timeout is "
           "MultiWorkerMirroredOptions::timeout_seconds.)"));
     }
-    // Spin briefly for the common fast case, then back off so a waiting worker leaves the cores
-    // to the others (workers usually share a machine).
+    // Spin briefly for the common fast case, then yield the core between polls (a peer that
+    // shares it runs at once, and the nonblocking collective still progresses at every poll:
+    // sleeping here would add a timer tick to every round of the exchange), and after 50 ms
+    // of waiting back off to 1 ms sleeps so a long wait costs no CPU.
     if (spins > 200) {
-      std::this_thread::sleep_for(spins > 20000 ? std::chrono::microseconds(1000)
-                                                : std::chrono::microseconds(20));
+      if (now - start < std::chrono::milliseconds(50)) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(1000));
+      }
     }
   }
   collective_seconds_ += std::chrono::duration<double>(internal_clock::now() - start).count();

@@ -61,8 +61,20 @@ std::string MultiWorkerMirroredStrategy::to_string() const {
                                  num_replicas_in_sync(), ")");
 }
 
-std::vector<Tensor> MultiWorkerMirroredStrategy::all_reduce(std::span<const Tensor> values,
-                                                            ReduceOp op) {
+CollectiveStats MultiWorkerMirroredStrategy::stats() const {
+  CollectiveStats s = stats_;
+  s.wait_seconds = MpiWorld::instance().collective_seconds() - wait_at_reset_;
+  return s;
+}
+
+void MultiWorkerMirroredStrategy::reset_stats() {
+  stats_ = {};
+  wait_at_reset_ = MpiWorld::instance().collective_seconds();
+}
+
+std::vector<Tensor> MultiWorkerMirroredStrategy::all_reduce_concrete(std::span<const Tensor> values,
+                                                                     ReduceOp op) {
+  const auto start = std::chrono::steady_clock::now();
   check_concrete(values, "all_reduce");
   for (const Tensor& v : values) {
     TFCC_CHECK_ARG(v.dtype() != bool_ && v.dtype() != bfloat16,
@@ -75,6 +87,9 @@ std::vector<Tensor> MultiWorkerMirroredStrategy::all_reduce(std::span<const Tens
   MpiWorld& world = MpiWorld::instance();
   const uint64_t seq = sequence_++;
   const std::string what = describe("all_reduce", seq, values);
+  ++stats_.all_reduce_calls;
+  stats_.tensors_reduced += static_cast<int64_t>(values.size());
+  for (const Tensor& v : values) stats_.bytes_reduced += static_cast<int64_t>(v.nbytes());
   world.check_agreement(fingerprint(values, seq * 4 + static_cast<uint64_t>(op)), what);
 
   std::vector<Tensor> out(values.size());
@@ -89,6 +104,7 @@ std::vector<Tensor> MultiWorkerMirroredStrategy::all_reduce(std::span<const Tens
     }
     world.all_reduce_sum(packed.mutable_raw_data(), bucket.num_elements, bucket.dtype, what);
     ++num_collectives_;
+    ++stats_.collectives;
     if (op == ReduceOp::kMean && world.size() > 1) {
       visit_dtype(bucket.dtype, [&]<typename T>() {
         if constexpr (std::is_floating_point_v<T>) {
@@ -108,6 +124,8 @@ std::vector<Tensor> MultiWorkerMirroredStrategy::all_reduce(std::span<const Tens
       src += values[i].nbytes();
     }
   }
+  stats_.all_reduce_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

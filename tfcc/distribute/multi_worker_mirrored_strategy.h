@@ -41,20 +41,27 @@ class MultiWorkerMirroredStrategy final : public Strategy {
 
   int num_replicas_in_sync() const override;
   int rank() const override;
-  std::vector<Tensor> all_reduce(std::span<const Tensor> values, ReduceOp op) override;
   void broadcast_variables(std::span<const Variable> variables) override;
   void barrier() override;
   std::string to_string() const override;
+
+  CollectiveStats stats() const override;
+  void reset_stats() override;
 
   /// Seconds this process has spent in collectives (waiting included).
   double collective_seconds() const;
   /// Number of collectives issued for tensor data so far (after bucketing).
   int64_t num_collectives() const { return num_collectives_; }
 
+ protected:
+  std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values, ReduceOp op) override;
+
  private:
   MultiWorkerMirroredOptions options_;
   uint64_t sequence_ = 0;
   int64_t num_collectives_ = 0;
+  CollectiveStats stats_;
+  double wait_at_reset_ = 0;
 };
 
 }  // namespace tfcc::distribute

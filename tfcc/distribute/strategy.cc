@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "tfcc/graph/trace/trace_context.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::distribute {
@@ -21,6 +22,41 @@ std::vector<Strategy*>& scope_stack() {
 
 }  // namespace
 
+Strategy::Strategy() : alive_(std::make_shared<Strategy*>(this)) {}
+
+std::vector<Tensor> Strategy::all_reduce(std::span<const Tensor> values, ReduceOp op,
+                                         std::source_location loc) {
+  bool symbolic = false;
+  for (size_t i = 0; i < values.size(); ++i) {
+    TFCC_CHECK_ARG(values[i].defined(), "all_reduce: tensor ", i,
+                   " is undefined (a gradient that is None?); pass only defined tensors");
+    symbolic = symbolic || values[i].is_symbolic();
+  }
+  if (!symbolic) return all_reduce_concrete(values, op);
+  if (num_replicas_in_sync() == 1) return {values.begin(), values.end()};
+  graph::TraceContext* ctx = graph::TraceContext::current();
+  TFCC_REQUIRE(FailedPreconditionError, ctx != nullptr,
+               "all_reduce received symbolic tensors outside the function trace that made them");
+  auto host = std::make_shared<graph::HostFn>();
+  host->name = "CollectiveAllReduce";
+  host->fn = [alive = std::weak_ptr<Strategy*>(alive_), op](std::span<const Tensor> in) {
+    std::shared_ptr<Strategy*> strategy = alive.lock();
+    TFCC_REQUIRE(FailedPreconditionError, strategy != nullptr,
+                 "CollectiveAllReduce: the distribution strategy this function was traced under "
+                 "has been destroyed; keep the strategy alive while its functions run");
+    return (*strategy)->all_reduce_concrete(in, op);
+  };
+  graph::Node n;
+  n.kind = graph::NodeKind::kHostCall;
+  n.host = std::move(host);
+  n.location = loc;
+  for (const Tensor& v : values) {
+    n.dtypes.push_back(v.dtype());
+    n.shapes.push_back(v.partial_shape());
+  }
+  return ctx->add_node(std::move(n), values);
+}
+
 Tensor Strategy::reduce(ReduceOp op, const Tensor& value) {
   Tensor in[] = {value};
   return all_reduce(in, op).front();
@@ -28,7 +64,7 @@ Tensor Strategy::reduce(ReduceOp op, const Tensor& value) {
 
 StrategyScope Strategy::scope() { return StrategyScope(this); }
 
-std::vector<Tensor> DefaultStrategy::all_reduce(std::span<const Tensor> values, ReduceOp) {
+std::vector<Tensor> DefaultStrategy::all_reduce_concrete(std::span<const Tensor> values, ReduceOp) {
   for (const Tensor& v : values) {
     TFCC_CHECK_ARG(v.defined(), "all_reduce got an undefined tensor (a gradient that is None?)");
   }

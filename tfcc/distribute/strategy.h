@@ -15,9 +15,21 @@
 // Without a scope, get_strategy() is the default strategy: one process, one replica, collectives
 // that return their input. Each process is one replica (MultiWorkerMirroredStrategy with one CPU
 // device per worker), so `run(fn)` calls fn once, in this process.
+//
+// Collectives inside tfcc::function. all_reduce() called while a function is traced (symbolic
+// tensors, e.g. the gradients of a traced train step) adds one "CollectiveAllReduce" node to the
+// graph: a host callback that, each time the graph runs, hands the concrete tensors to this
+// strategy's eager all_reduce (fused buckets, rank-ordered sums). So a whole training step,
+// gradient averaging included, is one traced function, and the result is bit-identical to the
+// eager call. This is faster than splitting the step into a traced gradient function, a host
+// all-reduce and a traced apply function (one graph run instead of two, no extra argument
+// marshalling) and keeps user train_step overrides in one piece. The node keeps a weak reference:
+// running it after the strategy is destroyed raises FailedPreconditionError.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <source_location>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,10 +44,22 @@ enum class ReduceOp { kSum, kMean };
 
 class StrategyScope;
 
+/// Counters of the collectives a strategy issued (for profiling; see benchmarks/).
+struct CollectiveStats {
+  int64_t all_reduce_calls = 0;   ///< all_reduce() calls that communicated
+  int64_t tensors_reduced = 0;    ///< tensors passed to those calls
+  int64_t bytes_reduced = 0;      ///< their bytes
+  int64_t collectives = 0;        ///< collectives on tensor data, after bucketing
+  double all_reduce_seconds = 0;  ///< wall time inside all_reduce (packing, waiting, summing)
+  double wait_seconds = 0;        ///< time spent waiting in MPI (a subset of the above)
+};
+
 /// The interface every strategy implements (tf.distribute.Strategy).
 class Strategy {
  public:
   virtual ~Strategy() = default;
+  Strategy(const Strategy&) = delete;
+  Strategy& operator=(const Strategy&) = delete;
 
   /// Number of replicas that take part in each step (tf's num_replicas_in_sync).
   virtual int num_replicas_in_sync() const = 0;
@@ -46,7 +70,9 @@ class Strategy {
 
   /// Combines each tensor over all replicas. Every replica must pass tensors of the same dtypes
   /// and shapes in the same order; the result is identical, bit for bit, on every replica.
-  virtual std::vector<Tensor> all_reduce(std::span<const Tensor> values, ReduceOp op) = 0;
+  /// Inside a tfcc::function trace it adds a CollectiveAllReduce node (see the file comment).
+  std::vector<Tensor> all_reduce(std::span<const Tensor> values, ReduceOp op,
+                                 std::source_location loc = std::source_location::current());
   /// all_reduce() of one tensor (tf's strategy.reduce over a per-replica value).
   Tensor reduce(ReduceOp op, const Tensor& value);
   /// Sets every variable to rank 0's value.
@@ -65,6 +91,20 @@ class Strategy {
 
   /// A short description, e.g. "MultiWorkerMirroredStrategy(rank 0 of 2)".
   virtual std::string to_string() const = 0;
+
+  /// Counters of the collectives issued so far (zeros for strategies that do not communicate).
+  virtual CollectiveStats stats() const { return {}; }
+  /// Sets the counters back to zero.
+  virtual void reset_stats() {}
+
+ protected:
+  Strategy();
+  /// all_reduce() on concrete tensors: what each strategy implements.
+  virtual std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values, ReduceOp op) = 0;
+
+ private:
+  // Expires with the strategy; traced CollectiveAllReduce nodes hold a weak_ptr to it.
+  std::shared_ptr<Strategy*> alive_;
 };
 
 /// The one-process strategy used when no scope is active.
@@ -72,10 +112,12 @@ class DefaultStrategy final : public Strategy {
  public:
   int num_replicas_in_sync() const override { return 1; }
   int rank() const override { return 0; }
-  std::vector<Tensor> all_reduce(std::span<const Tensor> values, ReduceOp op) override;
   void broadcast_variables(std::span<const Variable> variables) override;
   void barrier() override {}
   std::string to_string() const override { return "DefaultStrategy"; }
+
+ protected:
+  std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values, ReduceOp op) override;
 };
 
 /// The strategy of the innermost active scope (any thread), or the default strategy.

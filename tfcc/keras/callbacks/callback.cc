@@ -1,5 +1,6 @@
 #include "tfcc/keras/callbacks/callback.h"
 
+#include "tfcc/keras/models/model.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::keras::callbacks {
@@ -19,6 +20,10 @@ std::optional<double> Logs::get(const std::string& name) const {
     if (k == name) return v;
   }
   return std::nullopt;
+}
+
+bool Callback::is_chief() const {
+  return model_ == nullptr || model_->distribute_strategy().is_chief();
 }
 
 void Callback::on_train_begin(Logs&) {}

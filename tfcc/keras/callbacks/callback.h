@@ -62,6 +62,9 @@ class Callback {
   void set_model(Model* model) { model_ = model; }
   const Params& params() const { return params_; }
   void set_params(const Params& params) { params_ = params; }
+  /// False on the non-chief ranks of a distributed fit (rank != 0 of the model's strategy):
+  /// callbacks that write files, logs or checkpoints do nothing there.
+  bool is_chief() const;
 
   virtual void on_train_begin(Logs& logs);
   virtual void on_train_end(Logs& logs);

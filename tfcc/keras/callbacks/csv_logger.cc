@@ -30,6 +30,7 @@ std::string CSVLogger::field(const std::string& text) const {
 }
 
 void CSVLogger::on_train_begin(Logs&) {
+  if (!is_chief()) return;
   contents_.clear();
   write_header_ = true;
   keys_.reset();
@@ -41,6 +42,7 @@ void CSVLogger::on_train_begin(Logs&) {
 }
 
 void CSVLogger::on_epoch_end(int epoch, Logs& logs) {
+  if (!is_chief()) return;
   if (!keys_) {
     std::vector<std::string> keys;
     for (const auto& [k, v] : logs.items()) keys.push_back(k);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tfcc/core/philox.h"
 #include "tfcc/data/iterator.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
@@ -51,12 +52,31 @@ data::Element with_class_weight(data::Element e, const std::map<int64_t, double>
 
 class TensorSource : public BatchSource {
  public:
-  TensorSource(TensorData data, int64_t batch_size, bool shuffle, std::map<int64_t, double> cw)
-      : data_(std::move(data)), batch_size_(batch_size), shuffle_(shuffle), cw_(std::move(cw)) {}
+  TensorSource(TensorData data, int64_t batch_size, bool shuffle, std::map<int64_t, double> cw,
+               std::optional<uint64_t> seed)
+      : data_(std::move(data)),
+        batch_size_(batch_size),
+        shuffle_(shuffle),
+        cw_(std::move(cw)),
+        seed_(seed) {}
 
   void start_epoch() override {
     pos_ = 0;
-    if (shuffle_) order_ = random::shuffle(range(data_.size()));
+    if (!shuffle_) return;
+    if (!seed_) {
+      order_ = random::shuffle(range(data_.size()));
+      return;
+    }
+    // Fisher-Yates driven by Philox(seed, epoch): the same order in every process.
+    Philox gen(*seed_, epoch_++);
+    std::vector<int64_t> order(static_cast<size_t>(data_.size()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+    for (size_t i = order.size(); i > 1; --i) {
+      auto b = gen.block(i);
+      uint64_t r = (uint64_t{b[0]} << 32) | b[1];
+      std::swap(order[i - 1], order[r % i]);
+    }
+    order_ = Tensor::from_vector(order);
   }
 
   std::optional<data::Element> next() override {
@@ -90,6 +110,8 @@ class TensorSource : public BatchSource {
   int64_t batch_size_;
   bool shuffle_;
   std::map<int64_t, double> cw_;
+  std::optional<uint64_t> seed_;
+  uint64_t epoch_ = 0;
   Tensor order_;
   int64_t pos_ = 0;
 };
@@ -170,9 +192,10 @@ std::pair<TensorData, TensorData> TensorData::split(double fraction) const {
 
 std::shared_ptr<BatchSource> make_tensor_source(const TensorData& data, int64_t batch_size,
                                                 bool shuffle,
-                                                const std::map<int64_t, double>& class_weight) {
+                                                const std::map<int64_t, double>& class_weight,
+                                                std::optional<uint64_t> shuffle_seed) {
   TFCC_CHECK_ARG(batch_size > 0, "batch_size must be positive, got ", batch_size);
-  return std::make_shared<TensorSource>(data, batch_size, shuffle, class_weight);
+  return std::make_shared<TensorSource>(data, batch_size, shuffle, class_weight, shuffle_seed);
 }
 
 std::shared_ptr<BatchSource> make_dataset_source(const data::Dataset& dataset,

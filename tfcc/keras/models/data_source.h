@@ -33,10 +33,12 @@ class BatchSource {
   virtual std::optional<int64_t> steps() const = 0;
 };
 
-/// Batches of `batch_size` samples (the last may be smaller).
+/// Batches of `batch_size` samples (the last may be smaller). With `shuffle_seed`, epoch e's
+/// order is a Philox permutation of (seed, e): the same in every process (distributed fit).
 std::shared_ptr<BatchSource> make_tensor_source(const TensorData& data, int64_t batch_size,
                                                 bool shuffle,
-                                                const std::map<int64_t, double>& class_weight);
+                                                const std::map<int64_t, double>& class_weight,
+                                                std::optional<uint64_t> shuffle_seed = {});
 /// The dataset's elements; with `steps_per_epoch` one iterator continues across epochs.
 std::shared_ptr<BatchSource> make_dataset_source(const data::Dataset& dataset,
                                                  const std::map<int64_t, double>& class_weight,

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "tfcc/data/dataset.h"
+#include "tfcc/distribute/strategy.h"
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"
@@ -96,7 +97,9 @@ class Model : public Layer {
   Tensor predict(const data::Dataset& dataset, PredictOptions options = {});
 
   /// One training step on a batch: forward, loss, gradients, optimizer update, metrics. Override
-  /// it to customise fit (Keras' "custom fit" guide); return the metric values to log.
+  /// it to customise fit (Keras' "custom fit" guide); return the metric values to log. Under a
+  /// strategy, an override averages its gradients with distributed::average_gradients
+  /// (tfcc/keras/models/distributed.h) before applying them, as this one does.
   virtual StepLogs train_step(const data::Element& data);
   /// One evaluation step: forward, loss, metrics.
   virtual StepLogs test_step(const data::Element& data);
@@ -121,6 +124,12 @@ class Model : public Layer {
   /// The graph of the traced train step, once fit has traced it (null before, and with
   /// run_eagerly); the TensorBoard callback writes it.
   std::shared_ptr<const graph::Graph> train_function_graph() const { return train_function_.graph; }
+  /// The strategy active when the model was created or compiled (tf's model.distribute_strategy;
+  /// the default strategy when none was). fit / evaluate replicate over it (distributed.h); it
+  /// must outlive the model's training.
+  distribute::Strategy& distribute_strategy() const {
+    return strategy_ ? *strategy_ : distribute::get_strategy();
+  }
 
   /// Set by a callback to end fit after the current batch / epoch (EarlyStopping does).
   bool stop_training = false;
@@ -157,6 +166,8 @@ class Model : public Layer {
 
   bool compiled_ = false;
   bool run_eagerly_ = false;
+  distribute::Strategy* strategy_ =
+      distribute::has_strategy() ? &distribute::get_strategy() : nullptr;
   StepFunction train_function_, test_function_;
   std::shared_ptr<optimizers::Optimizer> optimizer_;
   std::shared_ptr<losses::Loss> loss_;

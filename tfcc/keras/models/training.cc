@@ -8,6 +8,7 @@
 #include "tfcc/graph/trace/function.h"
 #include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/models/data_source.h"
+#include "tfcc/keras/models/distributed.h"
 #include "tfcc/keras/models/model.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
@@ -94,6 +95,7 @@ void Model::compile(CompileOptions options) {
   }
   loss_tracker_ = std::make_shared<metrics::Mean>(metrics::MetricOptions{.name = "loss"});
   run_eagerly_ = options.run_eagerly;
+  if (distribute::has_strategy()) strategy_ = &distribute::get_strategy();
   train_function_ = {};
   test_function_ = {};
   compiled_ = true;
@@ -145,7 +147,7 @@ StepLogs Model::train_step(const data::Element& batch) {
   Tensor loss = compute_loss(y, y_pred, sw);
   // Read after the forward pass: a subclassed model creates its weights on its first call.
   auto vars = trainable_variables();
-  auto grads = tape.gradient(loss, vars);
+  auto grads = distributed::average_gradients(*this, tape.gradient(loss, vars));
   optimizer_->apply_gradients(grads, vars);
   return compute_metrics(y, y_pred, sw);
 }
@@ -184,7 +186,8 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions optio
   }
   const int64_t batch_size = options.batch_size.value_or(32);
   TFCC_CHECK_ARG(batch_size > 0, "batch_size must be positive, got ", batch_size);
-  auto source = make_tensor_source(train, batch_size, options.shuffle, options.class_weight);
+  auto source = make_tensor_source(train, batch_size, options.shuffle, options.class_weight,
+                                   distributed::shuffle_seed(*this));
   std::shared_ptr<BatchSource> val_source;
   if (val) {
     val_source =
@@ -215,15 +218,17 @@ callbacks::History Model::fit(const data::Dataset& dataset, FitOptions options) 
   return run_fit(*source, val_source.get(), options);
 }
 
-callbacks::History Model::run_fit(BatchSource& source, BatchSource* val_source,
+callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_source,
                                   const FitOptions& options) {
   TFCC_CHECK_ARG(options.epochs >= 0 && options.initial_epoch >= 0,
                  "epochs and initial_epoch must be >= 0");
   TFCC_CHECK_ARG(options.verbose >= 0 && options.verbose <= 2, "verbose must be 0, 1 or 2");
+  distributed::ReplicaSource source(*this, global_source, true);
+  const int verbose = distributed::verbose_for(*this, options.verbose);
   auto history = std::make_shared<callbacks::History>();
-  auto cbs = make_callbacks(options.callbacks, options.verbose, history);
+  auto cbs = make_callbacks(options.callbacks, verbose, history);
   std::optional<int64_t> steps = options.steps_per_epoch ? options.steps_per_epoch : source.steps();
-  cbs.configure(this, {.verbose = options.verbose, .epochs = options.epochs, .steps = steps});
+  cbs.configure(this, {.verbose = verbose, .epochs = options.epochs, .steps = steps});
   stop_training = false;
   callbacks::Logs logs;
   callbacks::Logs training_logs;
@@ -243,11 +248,12 @@ callbacks::History Model::run_fit(BatchSource& source, BatchSource* val_source,
       }
       callbacks::Logs batch_begin;
       cbs.on_train_batch_begin(static_cast<int>(step), batch_begin);
-      logs = to_logs(run_step(train_function_, true, *batch));
+      logs = to_logs(distributed::sync_logs(*this, run_step(train_function_, true, *batch)));
       cbs.on_train_batch_end(static_cast<int>(step), logs);
       ++step;
       if (stop_training) break;
     }
+    distributed::sync_non_trainable(*this);
     callbacks::Logs epoch_logs = logs;
     if (val_source && options.validation_freq > 0 && (epoch + 1) % options.validation_freq == 0) {
       auto val_logs = run_evaluate(*val_source, options.validation_steps, &cbs);
@@ -261,8 +267,9 @@ callbacks::History Model::run_fit(BatchSource& source, BatchSource* val_source,
   return *history;
 }
 
-callbacks::Logs Model::run_evaluate(BatchSource& source, std::optional<int64_t> steps_opt,
+callbacks::Logs Model::run_evaluate(BatchSource& global_source, std::optional<int64_t> steps_opt,
                                     callbacks::CallbackList* cbs) {
+  distributed::ReplicaSource source(*this, global_source, true);
   reset_metrics();
   callbacks::Logs logs;
   if (cbs) cbs->on_test_begin(logs);
@@ -274,7 +281,7 @@ callbacks::Logs Model::run_evaluate(BatchSource& source, std::optional<int64_t> 
     if (!batch) break;
     callbacks::Logs batch_begin;
     if (cbs) cbs->on_test_batch_begin(static_cast<int>(step), batch_begin);
-    logs = to_logs(run_step(test_function_, false, *batch));
+    logs = to_logs(distributed::sync_logs(*this, run_step(test_function_, false, *batch)));
     if (cbs) cbs->on_test_batch_end(static_cast<int>(step), logs);
     ++step;
   }
@@ -298,10 +305,11 @@ std::vector<double> Model::evaluate(const data::Dataset& dataset, EvaluateOption
 }
 
 std::vector<double> Model::evaluate_source(BatchSource& source, const EvaluateOptions& options) {
-  auto cbs = make_callbacks(options.callbacks, options.verbose, nullptr);
-  cbs.configure(this, {.verbose = options.verbose,
-                       .epochs = 1,
-                       .steps = options.steps ? options.steps : source.steps()});
+  const int verbose = distributed::verbose_for(*this, options.verbose);
+  auto cbs = make_callbacks(options.callbacks, verbose, nullptr);
+  cbs.configure(
+      this,
+      {.verbose = verbose, .epochs = 1, .steps = options.steps ? options.steps : source.steps()});
   auto logs = run_evaluate(source, options.steps, &cbs);
   std::vector<double> out;
   for (const auto& [k, v] : logs.items()) out.push_back(v);
@@ -322,10 +330,11 @@ Tensor Model::predict(const data::Dataset& dataset, PredictOptions options) {
 }
 
 Tensor Model::predict_source(BatchSource& source, const PredictOptions& options) {
-  auto cbs = make_callbacks(options.callbacks, options.verbose, nullptr);
-  cbs.configure(this, {.verbose = options.verbose,
-                       .epochs = 1,
-                       .steps = options.steps ? options.steps : source.steps()});
+  const int verbose = distributed::verbose_for(*this, options.verbose);
+  auto cbs = make_callbacks(options.callbacks, verbose, nullptr);
+  cbs.configure(
+      this,
+      {.verbose = verbose, .epochs = 1, .steps = options.steps ? options.steps : source.steps()});
   callbacks::Logs logs;
   cbs.on_predict_begin(logs);
   source.start_epoch();
