@@ -77,12 +77,14 @@ void TensorBoard::pop_writer() {
 }
 
 void TensorBoard::on_train_begin(Logs&) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   previous_epoch_iterations_ = train_step();
   should_write_train_graph_ = options_.write_graph;
   push_writer(train_writer());
 }
 
 void TensorBoard::on_train_end(Logs&) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (should_write_train_graph_) write_train_graph();
   pop_writer();
   for (auto* w : {&train_writer_, &val_writer_}) {
@@ -91,9 +93,13 @@ void TensorBoard::on_train_end(Logs&) {
   }
 }
 
-void TensorBoard::on_test_begin(Logs&) { push_writer(val_writer()); }
+void TensorBoard::on_test_begin(Logs&) {
+  if (!is_chief()) return;
+  push_writer(val_writer());
+}
 
 void TensorBoard::on_test_end(Logs& logs) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (model() && model()->optimizer()) {
     auto scope = val_writer().as_default();
     auto always = summary::record_if(true);
@@ -108,10 +114,12 @@ void TensorBoard::on_test_end(Logs& logs) {
 }
 
 void TensorBoard::on_train_batch_begin(int, Logs&) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (options_.write_steps_per_second) batch_start_ = std::chrono::steady_clock::now();
 }
 
 void TensorBoard::on_train_batch_end(int, Logs& logs) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (should_write_train_graph_) write_train_graph();
   // The default writer and record_if pushed at on_train_begin decide (update_freq); with
   // update_freq "epoch" there is none, so these write nothing.
@@ -128,6 +136,7 @@ void TensorBoard::on_train_batch_end(int, Logs& logs) {
 }
 
 void TensorBoard::on_epoch_begin(int, Logs&) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (options_.write_steps_per_second) {
     previous_epoch_iterations_ = train_step();
     epoch_start_ = std::chrono::steady_clock::now();
@@ -135,6 +144,7 @@ void TensorBoard::on_epoch_begin(int, Logs&) {
 }
 
 void TensorBoard::on_epoch_end(int epoch, Logs& logs) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes logs
   if (!logs.empty()) {
     Logs train_logs, val_logs;
     for (const auto& [name, value] : logs.items()) {
