@@ -18,13 +18,16 @@ struct PassEntry {
   PassFn fn;
 };
 
-// The declared order. Folding and simplification first (they expose duplicates and dead
-// nodes), fusions last (they see the cleaned graph), dead code at the end.
+// The declared order. Batch-norm folding first (constant folding then folds its filter
+// arithmetic when the weights are constants), folding and simplification next (they expose
+// duplicates and dead nodes), fusions last (they see the cleaned graph), dead code at the end.
 const std::vector<PassEntry>& pipeline() {
   static const std::vector<PassEntry> passes = {
+      {"batch_norm_folding", passes::batch_norm_folding},
       {"constant_folding", passes::constant_folding},
       {"arithmetic_simplification", passes::arithmetic_simplification},
       {"common_subexpression_elimination", passes::common_subexpression_elimination},
+      {"contraction_fusion", passes::contraction_fusion},
       {"elementwise_fusion", passes::elementwise_fusion},
       {"dead_code_elimination", passes::dead_code_elimination},
   };

@@ -2,11 +2,13 @@
 // locations (golden texts), run a graph.
 #pragma once
 
+#include <cstring>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tfcc/graph/passes/passes.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc::graph::testing {
