@@ -17,6 +17,7 @@ std::vector<OpRow> pool_rows();
 std::vector<OpRow> conv_fused_rows();
 std::vector<OpRow> nn_rows();
 std::vector<OpRow> training_rows();
+std::vector<OpRow> fused_elementwise_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -36,6 +37,7 @@ std::vector<OpRow> all_rows() {
            conv_fused_rows,
            nn_rows,
            training_rows,
+           fused_elementwise_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

@@ -5,6 +5,7 @@
 #include "tfcc/graph/compat/v1.h"
 #include "tfcc/graph/exec/executor.h"
 #include "tfcc/graph/ir/graph.h"
+#include "tfcc/graph/passes/pass_manager.h"
 #include "tfcc/graph/trace/concrete_function.h"
 #include "tfcc/graph/trace/config.h"
 #include "tfcc/graph/trace/function.h"

@@ -17,6 +17,7 @@ void register_conv_ops(OpRegistry& r);
 void register_nn_ops(OpRegistry& r);
 void register_pool_ops(OpRegistry& r);
 void register_training_ops(OpRegistry& r);
+void register_fused_elementwise_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -32,6 +33,7 @@ void register_all_ops(OpRegistry& r) {
   register_nn_ops(r);
   register_pool_ops(r);
   register_training_ops(r);
+  register_fused_elementwise_ops(r);
 }
 
 }  // namespace tfcc

@@ -2,7 +2,8 @@
 // run it.
 //
 //   tfcc::ConcreteFunction cf = f.get_concrete_function(tfcc::TensorSpec{{-1, 3}});
-//   std::cout << cf.graph().to_string();
+//   std::cout << cf.graph().to_string();             // as traced
+//   std::cout << cf.optimized_graph().to_string();   // after the graph passes: what runs
 //   std::vector<tfcc::Tensor> out = cf({x});
 #pragma once
 
@@ -23,10 +24,16 @@ class ConcreteFunction {
   ConcreteFunction() = default;
   ConcreteFunction(std::shared_ptr<const graph::Graph> graph, std::vector<TensorSpec> inputs)
       : graph_(std::move(graph)), inputs_(std::move(inputs)) {}
+  /// With an optimised version of `graph` for the executor (null: run `graph` itself).
+  ConcreteFunction(std::shared_ptr<const graph::Graph> graph,
+                   std::shared_ptr<const graph::Graph> optimized, std::vector<TensorSpec> inputs)
+      : graph_(std::move(graph)), optimized_(std::move(optimized)), inputs_(std::move(inputs)) {}
 
   bool defined() const { return graph_ != nullptr; }
   const graph::Graph& graph() const;
   std::shared_ptr<const graph::Graph> shared_graph() const { return graph_; }
+  /// The graph the executor runs: graph() after the graph passes (tfcc/graph/passes).
+  const graph::Graph& optimized_graph() const;
   /// The tensor arguments it takes, in order.
   const std::vector<TensorSpec>& input_specs() const { return inputs_; }
   /// Its outputs' dtypes and static shapes.
@@ -35,7 +42,7 @@ class ConcreteFunction {
   /// Runs the graph. Arguments must match input_specs() (InvalidArgumentError otherwise).
   /// Called from inside another trace, the graph is inlined into it; called while a
   /// GradientTape records, it runs op by op so the tape sees (and can differentiate) every op;
-  /// otherwise the executor runs it.
+  /// otherwise the executor runs optimized_graph().
   std::vector<Tensor> operator()(std::span<const Tensor> args) const;
   std::vector<Tensor> operator()(std::initializer_list<Tensor> args) const {
     return (*this)(std::span<const Tensor>(args.begin(), args.size()));
@@ -43,6 +50,7 @@ class ConcreteFunction {
 
  private:
   std::shared_ptr<const graph::Graph> graph_;
+  std::shared_ptr<const graph::Graph> optimized_;
   std::vector<TensorSpec> inputs_;
 };
 

@@ -26,6 +26,10 @@ const graph::Graph& ConcreteFunction::graph() const {
   return *graph_;
 }
 
+const graph::Graph& ConcreteFunction::optimized_graph() const {
+  return optimized_ ? *optimized_ : graph();
+}
+
 std::vector<TensorSpec> ConcreteFunction::output_specs() const {
   std::vector<TensorSpec> out;
   for (graph::ValueRef v : graph().outputs()) {
@@ -77,6 +81,8 @@ std::vector<Tensor> ConcreteFunction::operator()(std::span<const Tensor> args) c
   }
   if (has_op_observers()) return graph::call_inline(g, args);
   return graph::run_graph(g, args);
+  if (graph::TraceContext::current() || has_op_observers()) return graph::call_inline(g, args);
+  return graph::run_graph(optimized_graph(), args);
 }
 
 namespace internal {
@@ -273,7 +279,11 @@ std::shared_ptr<const FunctionCore::Entry> FunctionCore::get(const std::vector<A
   }
   auto entry = std::make_shared<Entry>();
   entry->specs = specs;
-  entry->fn = ConcreteFunction(ctx.shared_graph(), tensor_specs(specs));
+  // The traced graph stays for inlining and tapes (its ops have gradients); the executor runs
+  // the optimised one.
+  auto optimized = std::make_shared<const graph::Graph>(
+      graph::optimize(ctx.graph(), options_.passes));
+  entry->fn = ConcreteFunction(ctx.shared_graph(), std::move(optimized), tensor_specs(specs));
   entry->skeleton = std::move(skeleton);
   cache_.push_back(entry);
   return entry;

@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "tfcc/core/variable.h"
+#include "tfcc/graph/passes/pass_manager.h"
 #include "tfcc/graph/trace/concrete_function.h"
 #include "tfcc/graph/trace/config.h"
 #include "tfcc/graph/trace/nest.h"
@@ -68,6 +69,9 @@ struct FunctionOptions {
   bool jit_compile = false;
   /// Log a warning naming the changed argument at each retrace.
   bool warn_on_retrace = true;
+  /// The graph passes run on each trace before it executes (which, dumps, limits); see
+  /// tfcc/graph/passes/pass_manager.h. `{.enabled = false}` runs graphs as traced.
+  graph::PassOptions passes;
 };
 
 namespace internal {

@@ -1,0 +1,306 @@
+// The _FusedElementwise kernel. Compiled with -ffp-contract=off (tfcc/ops/CMakeLists.txt): a
+// multiply feeding an add must round twice, as the separate eager kernels do, never fuse into
+// an FMA. The output is split across OpenMP threads; each thread walks its range in blocks small
+// enough that every live intermediate stays in L1, running one simple loop per instruction per
+// block (the compiler vectorises each; AVX-512 where -march=native has it).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "tfcc/ops/fused_elementwise/fused_elementwise.h"
+#include "tfcc/ops/fused_elementwise/fused_elementwise_internal.h"
+#include "tfcc/ops/kernel_util.h"
+
+namespace tfcc::fused_elementwise {
+namespace {
+
+// The per-element functions, written exactly as the eager kernels (tfcc/ops/unary/unary_cpu.cc,
+// tfcc/ops/binary/binary_cpu.cc) write them, so results agree bit for bit.
+template <typename T>
+T sigmoid(T x) {
+  if (x >= 0) return T(1) / (T(1) + std::exp(-x));
+  T e = std::exp(x);
+  return e / (T(1) + e);
+}
+template <typename T>
+T maximum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  return a > b ? a : b;
+}
+template <typename T>
+T minimum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  return a < b ? a : b;
+}
+
+// Where an operand's values are for the current block.
+template <typename T>
+struct Operand {
+  const T* p = nullptr;  // block data (null: scalar)
+  T s = T(0);            // the value when scalar
+};
+
+template <typename T, typename F>
+inline void unary(F f, Operand<T> a, T* __restrict o, int64_t len) {
+  if (!a.p) {
+    const T v = f(a.s);
+    for (int64_t i = 0; i < len; ++i) o[i] = v;
+    return;
+  }
+  const T* __restrict pa = a.p;
+  for (int64_t i = 0; i < len; ++i) o[i] = f(pa[i]);
+}
+
+template <typename T, typename F>
+inline void binary(F f, Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  if (!a.p && !b.p) {
+    const T v = f(a.s, b.s);
+    for (int64_t i = 0; i < len; ++i) o[i] = v;
+  } else if (!a.p) {
+    const T s = a.s;
+    const T* __restrict pb = b.p;
+    for (int64_t i = 0; i < len; ++i) o[i] = f(s, pb[i]);
+  } else if (!b.p) {
+    const T s = b.s;
+    const T* __restrict pa = a.p;
+    for (int64_t i = 0; i < len; ++i) o[i] = f(pa[i], s);
+  } else {
+    const T* __restrict pa = a.p;
+    const T* __restrict pb = b.p;
+    for (int64_t i = 0; i < len; ++i) o[i] = f(pa[i], pb[i]);
+  }
+}
+
+template <typename T>
+void apply(int64_t code, Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  switch (code) {
+    case kNeg:
+      return unary(
+          +[](T x) { return -x; }, a, o, len);
+    case kAbs:
+      return unary(
+          +[](T x) { return x < 0 ? -x : x; }, a, o, len);
+    case kSign:
+      return unary(
+          +[](T x) -> T { return std::isnan(x) ? x : T((x > 0) - (x < 0)); }, a, o, len);
+    case kSquare:
+      return unary(
+          +[](T x) { return x * x; }, a, o, len);
+    case kRelu:
+      return unary(
+          +[](T x) { return x > 0 ? x : T(0); }, a, o, len);
+    case kExp:
+      return unary(
+          +[](T x) -> T { return std::exp(x); }, a, o, len);
+    case kLog:
+      return unary(
+          +[](T x) -> T { return std::log(x); }, a, o, len);
+    case kLog1p:
+      return unary(
+          +[](T x) -> T { return std::log1p(x); }, a, o, len);
+    case kExpm1:
+      return unary(
+          +[](T x) -> T { return std::expm1(x); }, a, o, len);
+    case kSqrt:
+      return unary(
+          +[](T x) -> T { return std::sqrt(x); }, a, o, len);
+    case kRsqrt:
+      return unary(
+          +[](T x) -> T { return T(1) / std::sqrt(x); }, a, o, len);
+    case kReciprocal:
+      return unary(
+          +[](T x) -> T { return T(1) / x; }, a, o, len);
+    case kSin:
+      return unary(
+          +[](T x) -> T { return std::sin(x); }, a, o, len);
+    case kCos:
+      return unary(
+          +[](T x) -> T { return std::cos(x); }, a, o, len);
+    case kTan:
+      return unary(
+          +[](T x) -> T { return std::tan(x); }, a, o, len);
+    case kTanh:
+      return unary(
+          +[](T x) -> T { return std::tanh(x); }, a, o, len);
+    case kSigmoid:
+      return unary(
+          +[](T x) -> T { return sigmoid(x); }, a, o, len);
+    case kErf:
+      return unary(
+          +[](T x) -> T { return std::erf(x); }, a, o, len);
+    case kFloor:
+      return unary(
+          +[](T x) -> T { return std::floor(x); }, a, o, len);
+    case kCeil:
+      return unary(
+          +[](T x) -> T { return std::ceil(x); }, a, o, len);
+    case kRound:
+      return unary(
+          +[](T x) -> T { return std::nearbyint(x); }, a, o, len);
+    case kAdd:
+      return binary(
+          +[](T x, T y) { return x + y; }, a, b, o, len);
+    case kSub:
+      return binary(
+          +[](T x, T y) { return x - y; }, a, b, o, len);
+    case kMul:
+      return binary(
+          +[](T x, T y) { return x * y; }, a, b, o, len);
+    case kDiv:
+      return binary(
+          +[](T x, T y) { return x / y; }, a, b, o, len);
+    case kMaximum:
+      return binary(
+          +[](T x, T y) { return maximum(x, y); }, a, b, o, len);
+    case kMinimum:
+      return binary(
+          +[](T x, T y) { return minimum(x, y); }, a, b, o, len);
+    case kSquaredDifference:
+      return binary(
+          +[](T x, T y) {
+            T d = x - y;
+            return d * d;
+          },
+          a, b, o, len);
+    case kPow:
+      return binary(
+          +[](T x, T y) -> T { return std::pow(x, y); }, a, b, o, len);
+    default:
+      return;
+  }
+}
+
+struct Instr {
+  int64_t code = 0, a = 0, b = -1;
+  bool scalar = false;  // every operand is a scalar: computed once, before the loop
+};
+
+template <typename T>
+void fused_kernel(KernelContext& ctx) {
+  const auto& program = ctx.attr<std::vector<int64_t>>("program");
+  const int num_inputs = ctx.num_inputs();
+  std::string problem = check_program(program, num_inputs);
+  if (!problem.empty()) ctx.fail("Invalid _FusedElementwise program: " + problem);
+  Tensor& out = ctx.allocate_output(0);
+  const int64_t n = out.num_elements();
+  std::vector<const T*> in_ptr(static_cast<size_t>(num_inputs));
+  std::vector<bool> in_scalar(static_cast<size_t>(num_inputs));
+  for (int i = 0; i < num_inputs; ++i) {
+    const Tensor& t = ctx.input(i);
+    if (t.num_elements() != n && t.num_elements() != 1) {
+      ctx.fail(internal::str_cat("input ", i, " has shape ", t.shape().to_string(),
+                                 ", which is neither the output shape ", out.shape().to_string(),
+                                 " nor a single element"));
+    }
+    in_ptr[static_cast<size_t>(i)] = t.data<T>();
+    in_scalar[static_cast<size_t>(i)] = t.num_elements() == 1 && n != 1;
+  }
+  if (n == 0) return;
+
+  // Decode; instructions whose operands are all scalars are computed once, here.
+  const size_t ni = program.size() / 3;
+  std::vector<Instr> code(ni);
+  std::vector<T> scalar_value(ni, T(0));
+  std::vector<size_t> last_use(ni, 0);
+  auto is_scalar_value = [&](int64_t v) {
+    return v < num_inputs ? static_cast<bool>(in_scalar[static_cast<size_t>(v)])
+                          : code[static_cast<size_t>(v - num_inputs)].scalar;
+  };
+  for (size_t i = 0; i < ni; ++i) {
+    Instr& in = code[i];
+    in.code = program[3 * i];
+    in.a = program[3 * i + 1];
+    in.b = program[3 * i + 2];
+    const bool binary_op = arity(in.code) == 2;
+    in.scalar = is_scalar_value(in.a) && (!binary_op || is_scalar_value(in.b));
+    for (int64_t v : {in.a, binary_op ? in.b : int64_t{-1}}) {
+      if (v >= num_inputs) last_use[static_cast<size_t>(v - num_inputs)] = i;
+    }
+  }
+  auto scalar_operand = [&](int64_t v) {
+    Operand<T> op;
+    op.s = v < num_inputs ? in_ptr[static_cast<size_t>(v)][0]
+                          : scalar_value[static_cast<size_t>(v - num_inputs)];
+    return op;
+  };
+  for (size_t i = 0; i < ni; ++i) {
+    if (!code[i].scalar) continue;
+    T result = T(0);
+    apply<T>(code[i].code, scalar_operand(code[i].a),
+             arity(code[i].code) == 2 ? scalar_operand(code[i].b) : Operand<T>{}, &result, 1);
+    scalar_value[i] = result;
+  }
+  T* po = out.mutable_data<T>();
+  if (code[ni - 1].scalar) {  // every input a scalar: a one-element output
+    for (int64_t i = 0; i < n; ++i) po[i] = scalar_value[ni - 1];
+    return;
+  }
+  // Registers: a result takes a free one before its operands' registers are released, so no
+  // loop below reads and writes the same memory.
+  std::vector<int> reg_of(ni, -1);
+  std::vector<int> free_regs;
+  int num_regs = 0;
+  for (size_t i = 0; i < ni; ++i) {
+    if (code[i].scalar) continue;
+    if (i + 1 < ni) {
+      if (free_regs.empty()) {
+        reg_of[i] = num_regs++;
+      } else {
+        reg_of[i] = free_regs.back();
+        free_regs.pop_back();
+      }
+    }
+    const int64_t operands[2] = {code[i].a, arity(code[i].code) == 2 ? code[i].b : int64_t{-1}};
+    for (int j = 0; j < 2; ++j) {
+      const int64_t v = operands[j];
+      if (v < num_inputs || (j == 1 && v == operands[0])) continue;
+      const size_t k = static_cast<size_t>(v - num_inputs);
+      if (last_use[k] == i && reg_of[k] >= 0) free_regs.push_back(reg_of[k]);
+    }
+  }
+  constexpr int64_t kBlock = 8192 / sizeof(T);  // 8 KiB per register
+  kernels::parallel_for(n, [&](int64_t lo, int64_t hi) {
+    std::unique_ptr<T[]> scratch(new T[static_cast<size_t>(std::max(num_regs, 1)) * kBlock]);
+    auto operand = [&](int64_t v, int64_t off) {
+      if (v < num_inputs) {
+        Operand<T> op;
+        if (in_scalar[static_cast<size_t>(v)]) {
+          op.s = in_ptr[static_cast<size_t>(v)][0];
+        } else {
+          op.p = in_ptr[static_cast<size_t>(v)] + off;
+        }
+        return op;
+      }
+      const size_t k = static_cast<size_t>(v - num_inputs);
+      if (code[k].scalar) {
+        Operand<T> op;
+        op.s = scalar_value[k];
+        return op;
+      }
+      Operand<T> op;
+      op.p = scratch.get() + static_cast<int64_t>(reg_of[k]) * kBlock;
+      return op;
+    };
+    for (int64_t off = lo; off < hi; off += kBlock) {
+      const int64_t len = std::min(kBlock, hi - off);
+      for (size_t i = 0; i < ni; ++i) {
+        const Instr& in = code[i];
+        if (in.scalar) continue;
+        T* dst = i + 1 == ni ? po + off : scratch.get() + static_cast<int64_t>(reg_of[i]) * kBlock;
+        apply<T>(in.code, operand(in.a, off),
+                 arity(in.code) == 2 ? operand(in.b, off) : Operand<T>{}, dst, len);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+KernelFn cpu_kernel(DType dtype) {
+  if (dtype == float32) return fused_kernel<float>;
+  if (dtype == float64) return fused_kernel<double>;
+  return nullptr;
+}
+
+}  // namespace tfcc::fused_elementwise
