@@ -86,6 +86,52 @@ void verify_file(const std::string& dir, const FileDigest& d, int64_t max_bytes)
 
 }  // namespace
 
+namespace internal {
+
+void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<VariableState>> states,
+                    int64_t tensor_budget, const LoadOptions& options, const std::string& path,
+                    LoadedModel& out) {
+  const int64_t budget = tensor_budget;
+  DecodeLimits limits{budget, options.max_nodes, options.max_nesting_depth};
+  out.functions = decode_functions(m.functions, states, limits, path);
+
+  for (const SignatureDef& s : m.signatures) {
+    const std::string what = str_cat(path, ": signature '", s.name, "'");
+    if (s.name.empty() || out.signatures.count(s.name)) {
+      throw InvalidArgumentError(str_cat(what, " has an empty or repeated name"));
+    }
+    if (s.function < 0 || static_cast<size_t>(s.function) >= out.functions.size()) {
+      throw InvalidArgumentError(
+          str_cat(what, " refers to function ", s.function, " of ", out.functions.size()));
+    }
+    const auto& g = out.functions[static_cast<size_t>(s.function)];
+    if (s.inputs.size() != g->args().size() || s.outputs.size() != g->outputs().size()) {
+      throw InvalidArgumentError(str_cat(what, " does not match its function's arity"));
+    }
+    std::set<std::string> names;
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      const graph::Node& arg = g->node(g->args()[i]);
+      if (s.inputs[i].dtype != arg.dtypes[0] || !names.insert(s.inputs[i].name).second) {
+        throw InvalidArgumentError(str_cat(what, ": input ", i, " does not match its function"));
+      }
+    }
+    for (size_t i = 0; i < s.outputs.size(); ++i) {
+      if (s.outputs[i].dtype != g->dtype(g->outputs()[i]) ||
+          !names.insert(s.outputs[i].name).second) {
+        throw InvalidArgumentError(str_cat(what, ": output ", i, " does not match its function"));
+      }
+    }
+    // Inputs accept what the function's arguments accept.
+    std::vector<TensorSpec> specs;
+    for (int id : g->args()) specs.push_back({g->node(id).shapes[0], g->node(id).dtypes[0], {}});
+    out.signatures.emplace(s.name,
+                           Signature(s.name, ConcreteFunction(g, specs), s.inputs, s.outputs));
+  }
+  if (out.signatures.empty()) throw InvalidArgumentError(str_cat(path, ": no signatures"));
+}
+
+}  // namespace internal
+
 LoadedModel load(const std::string& dir, const LoadOptions& options) {
   const std::string path = str_cat(dir, "/", kModelFilename);
   if (!file_exists(path)) {
@@ -151,42 +197,7 @@ LoadedModel load(const std::string& dir, const LoadOptions& options) {
     }
   }
 
-  DecodeLimits limits{budget, options.max_nodes, options.max_nesting_depth};
-  out.functions = decode_functions(m.functions, states, limits, path);
-
-  for (const SignatureDef& s : m.signatures) {
-    const std::string what = str_cat(path, ": signature '", s.name, "'");
-    if (s.name.empty() || out.signatures.count(s.name)) {
-      throw InvalidArgumentError(str_cat(what, " has an empty or repeated name"));
-    }
-    if (s.function < 0 || static_cast<size_t>(s.function) >= out.functions.size()) {
-      throw InvalidArgumentError(
-          str_cat(what, " refers to function ", s.function, " of ", out.functions.size()));
-    }
-    const auto& g = out.functions[static_cast<size_t>(s.function)];
-    if (s.inputs.size() != g->args().size() || s.outputs.size() != g->outputs().size()) {
-      throw InvalidArgumentError(str_cat(what, " does not match its function's arity"));
-    }
-    std::set<std::string> names;
-    for (size_t i = 0; i < s.inputs.size(); ++i) {
-      const graph::Node& arg = g->node(g->args()[i]);
-      if (s.inputs[i].dtype != arg.dtypes[0] || !names.insert(s.inputs[i].name).second) {
-        throw InvalidArgumentError(str_cat(what, ": input ", i, " does not match its function"));
-      }
-    }
-    for (size_t i = 0; i < s.outputs.size(); ++i) {
-      if (s.outputs[i].dtype != g->dtype(g->outputs()[i]) ||
-          !names.insert(s.outputs[i].name).second) {
-        throw InvalidArgumentError(str_cat(what, ": output ", i, " does not match its function"));
-      }
-    }
-    // Inputs accept what the function's arguments accept.
-    std::vector<TensorSpec> specs;
-    for (int id : g->args()) specs.push_back({g->node(id).shapes[0], g->node(id).dtypes[0], {}});
-    out.signatures.emplace(s.name,
-                           Signature(s.name, ConcreteFunction(g, specs), s.inputs, s.outputs));
-  }
-  if (out.signatures.empty()) throw InvalidArgumentError(str_cat(path, ": no signatures"));
+  internal::assemble_model(m, states, budget, options, path, out);
   return out;
 }
 

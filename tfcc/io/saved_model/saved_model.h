@@ -111,6 +111,17 @@ void save(const Module& module, const std::string& dir, const ConcreteFunction& 
 /// Loads an export written by save(). See the overview for the errors it raises.
 LoadedModel load(const std::string& dir, const LoadOptions& options = {});
 
+struct ModelFile;
+
+namespace internal {
+/// What load() does once the files are verified and the variables restored: decodes the
+/// functions (with what is left of the tensor budget) and checks and builds the signatures into
+/// `out`. Exposed for the loader's fuzz target.
+void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<VariableState>> states,
+                    int64_t tensor_budget, const LoadOptions& options, const std::string& path,
+                    LoadedModel& out);
+}  // namespace internal
+
 /// The file names inside an export directory.
 inline constexpr const char* kModelFilename = "saved_model.tfcc";
 inline constexpr const char* kVariablesDirectory = "variables";
