@@ -30,7 +30,10 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
-	$(BUILD)/examples/keras_fit_cnn --full
+	$(BUILD)/examples/keras_fit_cnn --full --export $(BUILD)/demo_export
+	$(BUILD)/tools/tfcc saved-model show $(BUILD)/demo_export/model
+	$(BUILD)/tools/tfcc saved-model run $(BUILD)/demo_export/model --signature serving_default \
+	  --input $(BUILD)/demo_export/test_images.npy
 	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
 
 test: build

@@ -21,7 +21,8 @@
 //   print("Loss {}, Accuracy {}".format(loss, acc))
 //
 // The seed takes 5 batches per epoch to stay short; `keras_fit_cnn --full` trains on all 60,000
-// Fashion-MNIST images (batch 64, 5 epochs: `make demo`) and evaluates on the 10,000 test images.
+// Fashion-MNIST images (batch 64, 5 epochs: `make demo`) and evaluates on the 10,000 test images;
+// `--export DIR` then exports the trained model (keras::export_model) for `tfcc saved-model run`.
 #include <cstdio>
 #include <cstring>
 
@@ -70,6 +71,14 @@ int main(int argc, char** argv) {
   auto results = model.evaluate(test_data);
   const double loss = results[0], acc = results[1];
   std::printf("Loss %.16g, Accuracy %.16g\n", loss, acc);
+  // `--export DIR` (make demo): the trained model for `tfcc saved-model run`, and 8 test images.
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--export") != 0) continue;
+    export_model(model, std::string(argv[i + 1]) + "/model");
+    tf::io::save_npy(std::string(argv[i + 1]) + "/test_images.npy",
+                     (*mnist_test.map(scale).batch(8).begin())[0]);
+    std::printf("Exported the model to %s/model\n", argv[i + 1]);
+  }
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).
   return acc > (full ? 0.85 : 0.3) ? 0 : 1;
 }

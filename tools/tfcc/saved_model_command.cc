@@ -27,7 +27,8 @@ const char* kUsage =
     "usage: tfcc saved-model show DIR [--signature NAME] [--graph]\n"
     "       tfcc saved-model run DIR [--signature NAME] --input NAME=FILE.npy[...]\n"
     "                            [--output FILE.npy | --output_dir DIR]\n"
-    "  FILE may also be ARCHIVE.npz[ARRAY]; --input repeats for several inputs.\n";
+    "  FILE may also be ARCHIVE.npz[ARRAY]; --input repeats for several inputs; NAME= may be\n"
+    "  left out when the signature has one input.\n";
 
 // TensorFlow's DataType enum names, as saved_model_cli prints them.
 const char* tf_dtype_name(DType d) {
@@ -98,11 +99,13 @@ int show(const std::string& dir, const std::string& only, bool graphs) {
 // "x=file.npy" or "x=file.npz[array]".
 std::pair<std::string, Tensor> read_input(const std::string& arg) {
   size_t eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
+  if (eq == 0 || (eq != std::string::npos && eq + 1 == arg.size())) {
     throw InvalidArgumentError("--input takes NAME=FILE.npy or NAME=FILE.npz[ARRAY], got '" + arg +
                                "'");
   }
-  std::string name = arg.substr(0, eq), file = arg.substr(eq + 1);
+  // Without NAME=, the file feeds the signature's only input.
+  std::string name = eq == std::string::npos ? "" : arg.substr(0, eq);
+  std::string file = eq == std::string::npos ? arg : arg.substr(eq + 1);
   size_t bracket = file.find('[');
   if (bracket != std::string::npos && file.back() == ']') {
     std::string array = file.substr(bracket + 1, file.size() - bracket - 2);
@@ -131,6 +134,14 @@ int run(const std::string& dir, const std::string& signature,
     std::string names;
     for (const auto& [n, s] : m.signatures) names.append(names.empty() ? "" : ", ").append(n);
     throw NotFoundError("No signature '" + signature + "' in " + dir + " (it has: " + names + ")");
+  }
+  if (inputs.count("")) {
+    if (it->second.inputs().size() != 1 || inputs.size() != 1) {
+      throw InvalidArgumentError("--input without NAME= needs a signature with one input; '" +
+                                 signature + "' takes " +
+                                 std::to_string(it->second.inputs().size()));
+    }
+    inputs = {{it->second.inputs()[0].name, inputs.begin()->second}};
   }
   std::map<std::string, Tensor> outputs = it->second(inputs);
   if (!output.empty()) {
