@@ -77,10 +77,13 @@ void commit(const std::string& tmp, const std::string& dir) {
 
 }  // namespace
 
-void save(const Module& module, const std::string& dir,
+void save(const Module& module, const std::string& directory,
           const std::map<std::string, ConcreteFunction>& signatures) {
   TFCC_CHECK_ARG(!signatures.empty(), "saved_model::save needs at least one signature");
-  TFCC_CHECK_ARG(!dir.empty(), "saved_model::save needs a directory");
+  TFCC_CHECK_ARG(!directory.empty(), "saved_model::save needs a directory");
+  // "out/export/" names the same directory as "out/export" (the temporary is its sibling).
+  std::string dir = directory;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   std::vector<std::shared_ptr<const graph::Graph>> roots;
   for (const auto& [name, fn] : signatures) {
     TFCC_CHECK_ARG(!name.empty(), "saved_model::save: a signature has an empty name");

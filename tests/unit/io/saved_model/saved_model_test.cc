@@ -99,6 +99,8 @@ TEST(SavedModelTest, SeveralSignaturesAndOverwrite) {
   Tensor a = random::stateless_normal({1, 4}, {1, 9}), b = random::stateless_normal({1, 4}, {2, 9});
   expect_bitwise_equal<float>(pair({a, b})[0], f(a, b));
   EXPECT_FALSE(file_exists(dir + ".tmp-" + std::to_string(::getpid())));
+  save(mlp, dir + "/", mlp.serving());  // a trailing slash names the same directory
+  EXPECT_EQ(load(dir).signatures.size(), 1u);
 }
 
 TEST(SavedModelTest, BadCallsAreInvalidArgument) {
