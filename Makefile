@@ -31,6 +31,10 @@ build: deps $(BUILD)/CMakeCache.txt
 demo: build
 	$(BUILD)/examples/eager_basics
 	rm -rf $(BUILD)/logs/fit && $(BUILD)/examples/keras_fit_cnn --full --logdir $(BUILD)/logs/fit
+	$(BUILD)/examples/keras_fit_cnn --full --export $(BUILD)/demo_export
+	$(BUILD)/tools/tfcc saved-model show $(BUILD)/demo_export/model
+	$(BUILD)/tools/tfcc saved-model run $(BUILD)/demo_export/model --signature serving_default \
+	  --input $(BUILD)/demo_export/test_images.npy
 	rm -rf $(BUILD)/logs/summaries && $(BUILD)/examples/summaries $(BUILD)/logs/summaries
 	@echo "TensorBoard logs of this run: tensorboard --logdir $(BUILD)/logs"
 
@@ -46,10 +50,11 @@ test-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer needs clang: the whole tree is instrumented for coverage + ASan, each fuzz/*_fuzz.cc
-# links the fuzzer driver, and scripts/run-fuzz.sh prints each target's execution count.
+# libFuzzer needs clang, version 16 (clang 14 lacks the builtin that libstdc++ 12's
+# std::source_location needs): the whole tree is instrumented for coverage + ASan, each
+# fuzz/*_fuzz.cc links the fuzzer driver, and scripts/run-fuzz.sh prints each target's execution count.
 $(FUZZ_BUILD)/CMakeCache.txt:
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	CC=clang-16 CXX=clang++-16 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DTFCC_FUZZ=ON -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCHMARKS=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer" $(CMAKE_FLAGS)
 

@@ -24,6 +24,8 @@
 // Fashion-MNIST images (batch 64, 5 epochs: `make demo`) and evaluates on the 10,000 test images.
 // `--logdir DIR` adds the TensorBoard callback (tf.keras.callbacks.TensorBoard(log_dir=DIR,
 // histogram_freq=1)): view the run with `tensorboard --logdir DIR`.
+// Fashion-MNIST images (batch 64, 5 epochs: `make demo`) and evaluates on the 10,000 test images;
+// `--export DIR` then exports the trained model (keras::export_model) for `tfcc saved-model run`.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -85,6 +87,13 @@ int main(int argc, char** argv) {
   if (!logdir.empty()) {
     std::printf("TensorBoard logs written to %s; view them with:  tensorboard --logdir %s\n",
                 logdir.c_str(), logdir.c_str());
+  // `--export DIR` (make demo): the trained model for `tfcc saved-model run`, and 8 test images.
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--export") != 0) continue;
+    export_model(model, std::string(argv[i + 1]) + "/model");
+    tf::io::save_npy(std::string(argv[i + 1]) + "/test_images.npy",
+                     (*mnist_test.map(scale).batch(8).begin())[0]);
+    std::printf("Exported the model to %s/model\n", argv[i + 1]);
   }
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).
   return acc > (full ? 0.85 : 0.3) ? 0 : 1;

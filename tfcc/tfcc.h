@@ -36,6 +36,7 @@
 #include "tfcc/io/checkpoint/checkpoint_manager.h"
 #include "tfcc/io/checkpoint/checkpoint_reader.h"
 #include "tfcc/io/npy/npy.h"
+#include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/module/module.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"

@@ -29,6 +29,7 @@
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/losses/losses.h"
 #include "tfcc/keras/metrics/metrics.h"
+#include "tfcc/keras/models/export.h"
 #include "tfcc/keras/models/model.h"
 #include "tfcc/keras/models/sequential.h"
 #include "tfcc/keras/optimizers/optimizers.h"

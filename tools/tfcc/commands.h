@@ -1,6 +1,7 @@
 // The subcommands of the `tfcc` command line.
 //
 //   $ tfcc summary /tmp/summaries      # runs, tags, last/min/max and a sparkline per scalar
+//   $ tfcc saved-model show /tmp/export  # signatures of an exported model
 //
 // Adding a subcommand: write `Command <name>_command()` in its own file tools/tfcc/<name>.cc,
 // declare it below and add it to the table in main.cc.
@@ -25,5 +26,7 @@ struct Command {
 
 /// `tfcc summary LOGDIR` (summary_command.cc).
 Command summary_command();
+/// `tfcc saved-model show|run DIR ...` (saved_model_command.cc).
+Command saved_model_command();
 
 }  // namespace tfcc::tools

@@ -11,6 +11,7 @@ namespace {
 std::vector<Command> commands() {
   return {
       summary_command(),
+      saved_model_command(),
   };
 }
 

@@ -134,7 +134,7 @@ class Runner {
 
 std::string node_error_note(const Graph& graph, const Node& node) {
   return internal::str_cat("\n\t[[node ", node.name, " (", node.type_name(), ") defined at ",
-                           location_string(node.location), " in function '", graph.name(), "']]");
+                           location_string(node), " in function '", graph.name(), "']]");
 }
 
 std::vector<Tensor> run_graph(const Graph& graph, std::span<const Tensor> args) {

@@ -11,6 +11,10 @@ std::string location_string(const std::source_location& loc) {
   return internal::str_cat(slash ? slash + 1 : file, ":", loc.line());
 }
 
+std::string location_string(const Node& node) {
+  return node.location_text.empty() ? location_string(node.location) : node.location_text;
+}
+
 std::string Node::type_name() const {
   switch (kind) {
     case NodeKind::kArg:
@@ -262,7 +266,7 @@ void Graph::print(std::string& out, int indent) const {
       line.append(type_string(n.dtypes[k], n.shapes[k]));
     }
     if (n.num_outputs() == 0) line.append("()");
-    line.append("  # ").append(location_string(n.location)).append("\n");
+    line.append("  # ").append(location_string(n)).append("\n");
     out.append(line);
     for (const auto& sub : n.subgraphs) sub->print(out, indent + 4);
   }

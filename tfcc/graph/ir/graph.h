@@ -62,6 +62,9 @@ struct Node {
   std::vector<DType> dtypes;         ///< one per output
   std::vector<PartialShape> shapes;  ///< one per output, as known at trace time
   std::source_location location;     ///< where the user's code created it
+  /// The location as text ("model.cc:42") when the node was read from a file (an exported
+  /// model) rather than traced; empty otherwise. location_string(node) prefers it.
+  std::string location_text;
   int arg_index = -1;                ///< kArg
   Tensor value;                      ///< kConst
   /// kIf: {then, else}; kWhile: {cond, body}.
@@ -131,5 +134,7 @@ class Graph {
 
 /// "file.cc:42" (file name without directories) for messages.
 std::string location_string(const std::source_location& loc);
+/// The node's source location as text: location_text if set, else location_string(location).
+std::string location_string(const Node& node);
 
 }  // namespace tfcc::graph

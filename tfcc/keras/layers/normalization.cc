@@ -67,10 +67,11 @@ void BatchNormalization::build(const PartialShape& input_shape) {
 
 Tensor BatchNormalization::call(const Tensor& x, bool training) {
   const int64_t rank = x.rank();
-  TFCC_CHECK_ARG(axis_ < rank && x.shape()[static_cast<int>(axis_)] == moving_mean_.shape()[0],
-                 "Layer '", name(), "' was built for ", moving_mean_.shape()[0],
-                 " channels on axis ", axis_, " but received input with shape ",
-                 x.shape().to_string());
+  // The static shape: inside a trace for a None batch size only the channels are known.
+  TFCC_CHECK_ARG(
+      axis_ < rank && x.partial_shape().dim(static_cast<int>(axis_)) == moving_mean_.shape()[0],
+      "Layer '", name(), "' was built for ", moving_mean_.shape()[0], " channels on axis ", axis_,
+      " but received input with shape ", x.partial_shape().to_string());
   const auto bshape = broadcast_shape(rank, axis_, moving_mean_.shape()[0]);
   Tensor mean, var;
   // A frozen BatchNormalization runs in inference mode (Keras 2 behaviour).

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# An export made by one process is run by another: examples/export_cnn trains the seed CNN briefly
+# on Fashion-MNIST, exports it and writes 16 test images with its own predictions; then
+# `tfcc saved-model show` lists the signature and `tfcc saved-model run` (a separate process with
+# none of the model's code) must produce the same predictions, byte for byte. Damaged exports and
+# bad arguments must fail cleanly.
+# usage: saved_model_cli_test.sh EXPORT_CNN TFCC_BINARY WORK_DIR
+set -u
+export_cnn=$1
+tfcc=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+check() {  # check DESCRIPTION GREP_PATTERN FILE
+  if grep -qE -- "$2" "$3"; then
+    echo "ok: $1"
+  else
+    echo "FAIL: $1 (pattern '$2' not found in $3)"
+    failures=$((failures + 1))
+  fi
+}
+
+"$export_cnn" "$work" --steps 40 || { echo "FAIL: export_cnn failed"; exit 1; }
+
+"$tfcc" saved-model show "$work/export" > "$work/show.txt" 2>&1
+cat "$work/show.txt"
+check "signature listed" "^signature_def\['serving_default'\]:$" "$work/show.txt"
+check "input spec" "shape: \(-1, 28, 28, 1\)" "$work/show.txt"
+check "output spec" "outputs\['output_0'\] tensor_info:" "$work/show.txt"
+
+input=$(sed -n "s/^    inputs\['\(.*\)'\] tensor_info:$/\1/p" "$work/show.txt")
+echo "running: $tfcc saved-model run $work/export --signature serving_default --input $input=$work/images.npy --output $work/out.npy"
+"$tfcc" saved-model run "$work/export" --signature serving_default \
+  --input "$input=$work/images.npy" --output "$work/out.npy" || failures=$((failures + 1))
+if cmp -s "$work/out.npy" "$work/predictions.npy"; then
+  echo "ok: outputs of tfcc saved-model run equal the model's own, byte for byte"
+else
+  echo "FAIL: outputs differ from the model's own predictions"
+  failures=$((failures + 1))
+fi
+"$tfcc" saved-model run "$work/export" --input "$input=$work/images.npy" \
+  --output_dir "$work/outs" > /dev/null || failures=$((failures + 1))
+if cmp -s "$work/outs/output_0.npy" "$work/predictions.npy"; then
+  echo "ok: --output_dir writes output_0.npy"
+else
+  echo "FAIL: --output_dir output differs"
+  failures=$((failures + 1))
+fi
+
+"$tfcc" saved-model run "$work/export" --signature nope --input "$input=$work/images.npy" \
+  > /dev/null 2> "$work/err1.txt"
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL: unknown signature gave exit status $rc"; failures=$((failures + 1)); }
+check "unknown signature reported" "No signature 'nope'" "$work/err1.txt"
+
+# A flipped byte in the variables' data file: exit status 1, DataLossError naming the file.
+cp -r "$work/export" "$work/damaged"
+file="$work/damaged/variables/variables.data-00000-of-00001"
+size=$(stat -c %s "$file")
+printf '\x55' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+"$tfcc" saved-model run "$work/damaged" --input "$input=$work/images.npy" --output "$work/x.npy" \
+  > /dev/null 2> "$work/err2.txt"
+rc=$?
+cat "$work/err2.txt"
+[ $rc -eq 1 ] || { echo "FAIL: damaged export gave exit status $rc"; failures=$((failures + 1)); }
+check "corruption reported" "DataLossError: .*variables.data-00000-of-00001.*checksum" "$work/err2.txt"
+
+if [ $failures -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all checks passed"

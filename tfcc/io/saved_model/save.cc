@@ -1,0 +1,160 @@
+// tfcc::saved_model::save: graphs, signatures and variables into a directory, atomically.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "tfcc/io/checkpoint/bundle.h"
+#include "tfcc/io/saved_model/model_file.h"
+#include "tfcc/io/saved_model/saved_model.h"
+#include "tfcc/platform/crc32c.h"
+#include "tfcc/platform/file.h"
+
+namespace tfcc::saved_model {
+
+namespace fs = std::filesystem;
+using ::tfcc::internal::str_cat;
+
+namespace {
+
+std::string unique_name(std::string base, std::set<std::string>& taken) {
+  if (base.empty()) base = "input";
+  std::string name = base;
+  for (int i = 1; taken.count(name); ++i) name = str_cat(base, "_", i);
+  taken.insert(name);
+  return name;
+}
+
+SignatureDef make_signature(const std::string& name, const ConcreteFunction& fn, int index) {
+  SignatureDef s;
+  s.name = name;
+  s.function = index;
+  std::set<std::string> taken;
+  const graph::Graph& g = fn.graph();
+  for (size_t i = 0; i < g.args().size(); ++i) {
+    const graph::Node& arg = g.node(g.args()[i]);
+    TensorSpec spec{arg.shapes[0], arg.dtypes[0], {}};
+    std::string base = arg.name;
+    if (i < fn.input_specs().size() && !fn.input_specs()[i].name.empty()) {
+      base = fn.input_specs()[i].name;
+    }
+    spec.name = unique_name(base, taken);
+    s.inputs.push_back(std::move(spec));
+  }
+  for (size_t i = 0; i < g.outputs().size(); ++i) {
+    s.outputs.push_back({g.shape(g.outputs()[i]), g.dtype(g.outputs()[i]), str_cat("output_", i)});
+  }
+  return s;
+}
+
+FileDigest digest(const std::string& dir, const std::string& relative) {
+  std::string bytes = read_file(dir + "/" + relative);
+  return {relative, bytes.size(), crc32c::mask(crc32c::value(bytes))};
+}
+
+void fsync_directory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// Moves the finished temporary directory to `dir`, replacing an older export.
+void commit(const std::string& tmp, const std::string& dir) {
+  const std::string old = str_cat(dir, ".old-", ::getpid());
+  bool replaced = false;
+  if (fs::exists(dir)) {
+    fs::remove_all(old);
+    fs::rename(dir, old);
+    replaced = true;
+  }
+  fs::rename(tmp, dir);
+  fs::path parent = fs::absolute(fs::path(dir)).parent_path();
+  fsync_directory(parent.string());
+  if (replaced) fs::remove_all(old);
+}
+
+}  // namespace
+
+void save(const Module& module, const std::string& directory,
+          const std::map<std::string, ConcreteFunction>& signatures) {
+  TFCC_CHECK_ARG(!signatures.empty(), "saved_model::save needs at least one signature");
+  TFCC_CHECK_ARG(!directory.empty(), "saved_model::save needs a directory");
+  // "out/export/" names the same directory as "out/export" (the temporary is its sibling).
+  std::string dir = directory;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  std::vector<std::shared_ptr<const graph::Graph>> roots;
+  for (const auto& [name, fn] : signatures) {
+    TFCC_CHECK_ARG(!name.empty(), "saved_model::save: a signature has an empty name");
+    TFCC_CHECK_ARG(fn.defined(), "saved_model::save: signature '", name,
+                   "' is an undefined ConcreteFunction");
+    roots.push_back(fn.shared_graph());
+  }
+  EncodedFunctions enc = encode_functions(roots);
+
+  ModelFile m;
+  m.producer = "tfcc 0.1.0";
+  m.functions = std::move(enc.functions);
+  size_t r = 0;
+  for (const auto& [name, fn] : signatures)
+    m.signatures.push_back(make_signature(name, fn, enc.roots[r++]));
+
+  // Variables keep their path in the module as key, so a re-export keys them the same way.
+  std::vector<std::pair<std::string, Variable>> named = module.named_variables();
+  std::vector<Tensor> values;
+  std::set<std::string> keys;
+  for (size_t i = 0; i < enc.variables.size(); ++i) {
+    const auto& state = enc.variables[i];
+    std::string path = str_cat("_captured/", i);
+    for (const auto& [p, v] : named) {
+      if (v.state_ptr() == state) {
+        path = p;
+        break;
+      }
+    }
+    VariableDef def;
+    def.key = path + "/.ATTRIBUTES/VARIABLE_VALUE";
+    TFCC_CHECK_ARG(keys.insert(def.key).second, "saved_model::save: two variables share key ",
+                   def.key);
+    Tensor value;
+    {
+      std::lock_guard<std::mutex> lock(state->mu);
+      value = state->value;
+      def.name = state->name;
+      def.trainable = state->trainable;
+    }
+    def.dtype = value.dtype();
+    def.shape = value.shape();
+    values.push_back(value);
+    m.variables.push_back(std::move(def));
+  }
+
+  const std::string tmp = str_cat(dir, ".tmp-", ::getpid());
+  try {
+    fs::remove_all(tmp);
+    make_dirs(str_cat(tmp, "/", kVariablesDirectory));
+    checkpoint::BundleWriter writer(str_cat(tmp, "/", kVariablesPrefix));
+    for (size_t i = 0; i < values.size(); ++i) writer.add(m.variables[i].key, values[i]);
+    writer.finish();
+    m.files.push_back(digest(tmp, checkpoint::index_filename(kVariablesPrefix)));
+    m.files.push_back(digest(tmp, checkpoint::data_filename(kVariablesPrefix, 0, 1)));
+    write_file_atomic(str_cat(tmp, "/", kModelFilename), encode_model_file(m));
+    fsync_directory(tmp);
+    commit(tmp, dir);
+  } catch (const fs::filesystem_error& e) {
+    std::error_code ignored;
+    fs::remove_all(tmp, ignored);
+    throw UnknownError(str_cat("saved_model::save to ", dir, ": ", e.what()));
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(tmp, ignored);
+    throw;
+  }
+}
+
+void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default) {
+  save(module, dir, {{kDefaultServingSignature, serving_default}});
+}
+
+}  // namespace tfcc::saved_model

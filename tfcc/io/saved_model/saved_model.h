@@ -1,0 +1,130 @@
+// Exported models: traced functions saved with their variables, loaded and run without the code
+// that built them (tf.saved_model.save / tf.saved_model.load).
+//
+//   auto serve = tfcc::function([&](tfcc::Tensor x) { return model(x); },
+//                               {.input_signature = {{tfcc::TensorSpec{{-1, 784}}}}});
+//   tfcc::saved_model::save(model, "/tmp/export", serve.get_concrete_function(
+//                                                     tfcc::TensorSpec{{-1, 784}, tfcc::float32,
+//                                                     "x"}));
+//
+//   // Later, in any program (no model code needed):
+//   tfcc::saved_model::LoadedModel loaded = tfcc::saved_model::load("/tmp/export");
+//   auto& f = loaded.signatures.at("serving_default");
+//   std::map<std::string, tfcc::Tensor> out = f({{"x", images}});   // {"output_0": logits}
+//
+// On disk (docs/saved_model_format.md): DIR/saved_model.tfcc holds the graphs (graph_codec.h),
+// the signatures (input / output names, dtypes, shapes), the variable table and the size and
+// masked CRC32C of every other file; DIR/variables/variables.{index,data-00000-of-00001} is a
+// TensorFlow-format checkpoint of the captured variables, keyed by their path in the module
+// (`dense/kernel/.ATTRIBUTES/VARIABLE_VALUE`), so tf.train.load_checkpoint reads it too. The
+// directory is written under a temporary name and renamed into place.
+//
+// Loading treats the directory as untrusted: a damaged or truncated file is DataLossError, a
+// well-formed file that breaks a rule or a limit (LoadOptions) is InvalidArgumentError, and every
+// op the build does not know is named in one NotFoundError before anything runs. Loading runs no
+// user code: the graphs hold registry ops only.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tfcc/graph/trace/concrete_function.h"
+#include "tfcc/io/saved_model/graph_codec.h"
+#include "tfcc/module/module.h"
+
+namespace tfcc::saved_model {
+
+/// The signature name tf.saved_model uses by default.
+inline constexpr const char* kDefaultServingSignature = "serving_default";
+/// Version of the on-disk format this build writes (and the newest it reads).
+inline constexpr uint32_t kFormatVersion = 1;
+
+/// Limits applied while loading (an export is untrusted input).
+struct LoadOptions {
+  /// Total bytes of constants, tensor attributes and variables.
+  int64_t max_tensor_bytes = int64_t{4} << 30;
+  /// Total graph nodes.
+  int64_t max_nodes = int64_t{1} << 20;
+  /// Functions inside functions (If / While bodies inside bodies).
+  int max_nesting_depth = 32;
+};
+
+/// One callable signature of a loaded model.
+class Signature {
+ public:
+  Signature() = default;
+  Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
+            std::vector<TensorSpec> outputs);
+
+  const std::string& name() const { return name_; }
+  /// Inputs with their names, dtypes and shapes (-1: any size).
+  const std::vector<TensorSpec>& inputs() const { return inputs_; }
+  /// Outputs ("output_0", ...), as traced.
+  const std::vector<TensorSpec>& outputs() const { return outputs_; }
+  /// The graph it runs.
+  const graph::Graph& graph() const { return fn_.graph(); }
+
+  /// Runs on positional inputs. InvalidArgumentError if a count, dtype or shape does not fit.
+  std::vector<Tensor> operator()(std::span<const Tensor> inputs) const;
+  std::vector<Tensor> operator()(std::initializer_list<Tensor> inputs) const {
+    return (*this)(std::span<const Tensor>(inputs.begin(), inputs.size()));
+  }
+  /// Runs on named inputs (every input once) and returns the outputs by name, like TensorFlow's
+  /// signature functions.
+  std::map<std::string, Tensor> operator()(const std::map<std::string, Tensor>& inputs) const;
+
+ private:
+  std::string name_;
+  ConcreteFunction fn_;
+  std::vector<TensorSpec> inputs_, outputs_;
+};
+
+/// What load() returns: the signatures and the restored variables.
+struct LoadedModel {
+  /// By signature name ("serving_default", ...).
+  std::map<std::string, Signature> signatures;
+  /// The restored variables, in the file's order.
+  std::vector<Variable> variables;
+  /// Their checkpoint keys, parallel to `variables`.
+  std::vector<std::string> variable_keys;
+  /// Every function of the library (If / While bodies included), callees first.
+  std::vector<std::shared_ptr<const graph::Graph>> functions;
+  /// Who wrote the export ("tfcc 0.1.0") and in which format version.
+  std::string producer;
+  uint32_t format_version = 0;
+};
+
+/// Saves `signatures` (name → traced ConcreteFunction) and the variables they capture into the
+/// directory `dir` (replaced if it exists). Variables reachable from `module` are keyed by their
+/// path in it; others by capture order (`_captured/<i>`). InvalidArgumentError for an empty
+/// signature map, an undefined function or one holding a host callback (tfcc::print).
+void save(const Module& module, const std::string& dir,
+          const std::map<std::string, ConcreteFunction>& signatures);
+/// Saves one function as "serving_default".
+void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default);
+
+/// Loads an export written by save(). See the overview for the errors it raises.
+LoadedModel load(const std::string& dir, const LoadOptions& options = {});
+
+struct ModelFile;
+
+namespace internal {
+/// What load() does once the files are verified and the variables restored: decodes the
+/// functions (with what is left of the tensor budget) and checks and builds the signatures into
+/// `out`. Exposed for the loader's fuzz target.
+void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<VariableState>> states,
+                    int64_t tensor_budget, const LoadOptions& options, const std::string& path,
+                    LoadedModel& out);
+}  // namespace internal
+
+/// The file names inside an export directory.
+inline constexpr const char* kModelFilename = "saved_model.tfcc";
+inline constexpr const char* kVariablesDirectory = "variables";
+inline constexpr const char* kVariablesPrefix = "variables/variables";
+
+}  // namespace tfcc::saved_model
