@@ -13,6 +13,7 @@
 #include "tfcc/keras/callbacks/csv_logger.h"
 #include "tfcc/keras/callbacks/early_stopping.h"
 #include "tfcc/keras/callbacks/lambda_callback.h"
+#include "tfcc/keras/callbacks/model_checkpoint.h"
 #include "tfcc/keras/callbacks/learning_rate.h"
 #include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/engine/backend.h"
