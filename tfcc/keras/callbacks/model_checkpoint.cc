@@ -171,9 +171,9 @@ ModelCheckpoint::ModelCheckpoint(std::string filepath, ModelCheckpointOptions op
   maximize_ = options_.mode == "max" ||
               (options_.mode == "auto" &&
                (m.find("acc") != std::string::npos || m.rfind("fmeasure", 0) == 0));
-  best_ = options_.initial_value_threshold.value_or(
-      maximize_ ? -std::numeric_limits<double>::infinity()
-                : std::numeric_limits<double>::infinity());
+  best_ = options_.initial_value_threshold.value_or(maximize_
+                                                        ? -std::numeric_limits<double>::infinity()
+                                                        : std::numeric_limits<double>::infinity());
 }
 
 void ModelCheckpoint::on_train_begin(Logs&) {
@@ -221,7 +221,8 @@ void ModelCheckpoint::save_model(int epoch, std::optional<int> batch, const Logs
   };
   char best[64], current[64];
   if (!options_.save_best_only) {
-    if (options_.verbose > 0) std::cout << "\nEpoch " << epoch + 1 << ": saving model to " << path << "\n";
+    if (options_.verbose > 0)
+      std::cout << "\nEpoch " << epoch + 1 << ": saving model to " << path << "\n";
     write();
     return;
   }

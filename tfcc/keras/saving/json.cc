@@ -15,12 +15,18 @@ constexpr int kMaxDepth = 100;
 
 const char* type_name(Json::Type t) {
   switch (t) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return "a boolean";
-    case Json::Type::kNumber: return "a number";
-    case Json::Type::kString: return "a string";
-    case Json::Type::kArray: return "an array";
-    case Json::Type::kObject: return "an object";
+    case Json::Type::kNull:
+      return "null";
+    case Json::Type::kBool:
+      return "a boolean";
+    case Json::Type::kNumber:
+      return "a number";
+    case Json::Type::kString:
+      return "a string";
+    case Json::Type::kArray:
+      return "an array";
+    case Json::Type::kObject:
+      return "an object";
   }
   return "?";
 }
@@ -130,21 +136,35 @@ class Parser {
       if (pos_ >= s_.size()) fail("unterminated escape");
       c = s_[pos_++];
       switch (c) {
-        case 'n': out.push_back('\n'); break;
-        case 't': out.push_back('\t'); break;
-        case 'r': out.push_back('\r'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
         case 'u': {
           if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
           unsigned v = 0;
           for (int i = 0; i < 4; ++i) {
             char h = s_[pos_++];
             v <<= 4;
-            if (h >= '0' && h <= '9') v |= unsigned(h - '0');
-            else if (h >= 'a' && h <= 'f') v |= unsigned(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') v |= unsigned(h - 'A' + 10);
-            else fail("bad \\u escape");
+            if (h >= '0' && h <= '9')
+              v |= unsigned(h - '0');
+            else if (h >= 'a' && h <= 'f')
+              v |= unsigned(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+              v |= unsigned(h - 'A' + 10);
+            else
+              fail("bad \\u escape");
           }
           // UTF-8 encode (surrogate pairs are kept as two code units; configs are ASCII).
           if (v < 0x80) {
@@ -159,7 +179,8 @@ class Parser {
           }
           break;
         }
-        default: out.push_back(c);  // \" \\ \/ \'
+        default:
+          out.push_back(c);  // \" \\ \/ \'
       }
     }
   }
@@ -229,11 +250,21 @@ void dump_string(const std::string& s, std::string& out) {
   out.push_back('"');
   for (char c : s) {
     switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\t': out.append("\\t"); break;
-      case '\r': out.append("\\r"); break;
+      case '"':
+        out.append("\\\"");
+        break;
+      case '\\':
+        out.append("\\\\");
+        break;
+      case '\n':
+        out.append("\\n");
+        break;
+      case '\t':
+        out.append("\\t");
+        break;
+      case '\r':
+        out.append("\\r");
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -261,7 +292,7 @@ Json Json::object() {
   return j;
 }
 
-#define TFCC_JSON_EXPECT(t)                                                                    \
+#define TFCC_JSON_EXPECT(t)                                                          \
   TFCC_CHECK_ARG(type_ == (t), "Expected ", what, " to be ", type_name(t), ", got ", \
                  type_name(type_))
 
@@ -332,8 +363,12 @@ std::string Json::dump() const {
 
 void Json::dump_to(std::string& out) const {
   switch (type_) {
-    case Type::kNull: out.append("null"); return;
-    case Type::kBool: out.append(bool_ ? "true" : "false"); return;
+    case Type::kNull:
+      out.append("null");
+      return;
+    case Type::kBool:
+      out.append(bool_ ? "true" : "false");
+      return;
     case Type::kNumber:
       if (is_int_) {
         out.append(std::to_string(int_));
@@ -345,7 +380,9 @@ void Json::dump_to(std::string& out) const {
         out.append(config::repr(number_));
       }
       return;
-    case Type::kString: dump_string(string_, out); return;
+    case Type::kString:
+      dump_string(string_, out);
+      return;
     case Type::kArray:
       out.push_back('[');
       for (size_t i = 0; i < items_.size(); ++i) {

@@ -6,6 +6,7 @@
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
+#include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
 
@@ -88,13 +89,12 @@ std::map<std::string, LayerFactory> builtins() {
     const Json* ns = c.find("noise_shape");
     return std::make_shared<layers::Dropout>(
         c.at("rate").as_number("rate"),
-        layers::Dropout::Options{
-            .noise_shape = ns && !ns->is_null() ? int_list(*ns, "noise_shape")
-                                                : std::vector<int64_t>{},
-            .seed = optional_int(c, "seed"),
-            .name = a.name,
-            .trainable = a.trainable,
-            .input_shape = a.input_shape});
+        layers::Dropout::Options{.noise_shape = ns && !ns->is_null() ? int_list(*ns, "noise_shape")
+                                                                     : std::vector<int64_t>{},
+                                 .seed = optional_int(c, "seed"),
+                                 .name = a.name,
+                                 .trainable = a.trainable,
+                                 .input_shape = a.input_shape});
   };
   m["Conv2D"] = [](const Json& c) {
     LayerArgs a = layer_args_from_config(c);
@@ -129,16 +129,25 @@ std::map<std::string, LayerFactory> builtins() {
   };
   m["BatchNormalization"] = [](const Json& c) {
     LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::BatchNormalization>(layers::BatchNormalization::Options{
-        .axis = optional_int(c, "axis").value_or(-1),
-        .momentum = num(c, "momentum", 0.99),
-        .epsilon = num(c, "epsilon", 1e-3),
-        .center = flag(c, "center", true),
-        .scale = flag(c, "scale", true),
-        .name = a.name,
-        .trainable = a.trainable,
-        .input_shape = a.input_shape,
-        .dtype = a.dtype});
+    return std::make_shared<layers::BatchNormalization>(
+        layers::BatchNormalization::Options{.axis = optional_int(c, "axis").value_or(-1),
+                                            .momentum = num(c, "momentum", 0.99),
+                                            .epsilon = num(c, "epsilon", 1e-3),
+                                            .center = flag(c, "center", true),
+                                            .scale = flag(c, "scale", true),
+                                            .name = a.name,
+                                            .trainable = a.trainable,
+                                            .input_shape = a.input_shape,
+                                            .dtype = a.dtype});
+  };
+  m["Add"] = [](const Json& c) { return std::make_shared<layers::Add>(layer_args_from_config(c)); };
+  m["Multiply"] = [](const Json& c) {
+    return std::make_shared<layers::Multiply>(layer_args_from_config(c));
+  };
+  m["Concatenate"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::Concatenate>(layers::Concatenate::Options{
+        .axis = optional_int(c, "axis").value_or(-1), .name = a.name, .trainable = a.trainable});
   };
   return m;
 }
@@ -179,7 +188,8 @@ std::shared_ptr<Layer> layer_from_config(const std::string& class_name, const Js
   TFCC_CHECK_ARG(factory != nullptr, "Unknown layer: '", class_name,
                  "'. A model using it can only be rebuilt once the class is registered: call "
                  "keras::saving::register_layer(\"",
-                 class_name, "\", [](const keras::saving::Json& config) { return "
+                 class_name,
+                 "\", [](const keras::saving::Json& config) { return "
                  "std::make_shared<",
                  class_name, ">(...); }) before load_model");
   std::shared_ptr<Layer> layer = factory(config);

@@ -177,10 +177,14 @@ std::shared_ptr<Model> functional_from_config(const Json& config) {
 
 std::string loss_reduction_name(losses::Reduction r) {
   switch (r) {
-    case losses::Reduction::kAuto: return "auto";
-    case losses::Reduction::kNone: return "none";
-    case losses::Reduction::kSum: return "sum";
-    case losses::Reduction::kSumOverBatchSize: return "sum_over_batch_size";
+    case losses::Reduction::kAuto:
+      return "auto";
+    case losses::Reduction::kNone:
+      return "none";
+    case losses::Reduction::kSum:
+      return "sum";
+    case losses::Reduction::kSumOverBatchSize:
+      return "sum_over_batch_size";
   }
   return "auto";
 }
@@ -237,8 +241,8 @@ std::shared_ptr<losses::Loss> loss_from_config(const Json& j) {
     return std::make_shared<losses::SparseCategoricalCrossentropy>(
         losses::SparseCategoricalCrossentropyOptions{
             .from_logits = get_bool("from_logits"),
-            .ignore_class = ic && !ic->is_null() ? std::optional(ic->as_int("ignore_class"))
-                                                 : std::nullopt,
+            .ignore_class =
+                ic && !ic->is_null() ? std::optional(ic->as_int("ignore_class")) : std::nullopt,
             .reduction = reduction_from(c),
             .name = c.at("name", "loss config").as_string("name")});
   }
@@ -348,8 +352,8 @@ std::shared_ptr<Model> model_from_config(const Json& config) {
   const Json& c = config.at("config", "model config");
   if (cls == "Sequential") {
     const Json* name = c.find("name");
-    auto seq = std::make_shared<Sequential>(
-        std::vector<LayerPtr>{}, ModelArgs{.name = name ? name->as_string("name") : ""});
+    auto seq = std::make_shared<Sequential>(std::vector<LayerPtr>{},
+                                            ModelArgs{.name = name ? name->as_string("name") : ""});
     for (const Json& l : c.at("layers", "Sequential config").items("layers")) {
       seq->add(deserialize_layer(l));
     }
@@ -377,13 +381,14 @@ std::shared_ptr<Model> load_model(const std::string& filepath, LoadModelOptions 
   const std::string config_path = (fs::path(filepath) / kConfigFile).string();
   const std::string metadata_path = (fs::path(filepath) / kMetadataFile).string();
   TFCC_REQUIRE(NotFoundError, file_exists(config_path) && file_exists(metadata_path),
-               "No file or directory found at ", filepath, " (expected a directory written by "
+               "No file or directory found at ", filepath,
+               " (expected a directory written by "
                "Model.save, with config.json and metadata.json)");
   const std::string text = read_file(config_path);
   Json metadata = Json::parse(read_file(metadata_path), metadata_path);
   const Json* crc = metadata.find("config_crc32c");
-  TFCC_REQUIRE(DataLossError, crc && crc->type() == Json::Type::kString,
-               metadata_path, ": missing config_crc32c");
+  TFCC_REQUIRE(DataLossError, crc && crc->type() == Json::Type::kString, metadata_path,
+               ": missing config_crc32c");
   TFCC_REQUIRE(DataLossError, crc->as_string() == crc_of(text), config_path,
                ": checksum mismatch (the file is damaged or was changed after saving)");
   Json saved = Json::parse(text, config_path);
@@ -400,7 +405,8 @@ void save_model(const Model& model, const std::string& filepath) {
   Json saved = model_config(model);
   saved.set("keras_version", Json("2.15.0"));
   saved.set("backend", Json("tensorflow"));
-  saved.set("compile_config", model.compiled() && model.optimizer() ? compile_config(model) : Json());
+  saved.set("compile_config",
+            model.compiled() && model.optimizer() ? compile_config(model) : Json());
   const std::string text = saved.dump();
   warn_unregistered(saved);
   make_dirs((fs::path(filepath) / "variables").string());
@@ -414,7 +420,6 @@ void save_model(const Model& model, const std::string& filepath) {
   write_file_atomic((fs::path(filepath) / kMetadataFile).string(), metadata.dump());
 }
 
-
 }  // namespace tfcc::keras::models
 
 namespace tfcc::keras {
@@ -422,4 +427,3 @@ namespace tfcc::keras {
 void Model::save(const std::string& filepath) const { models::save_model(*this, filepath); }
 
 }  // namespace tfcc::keras
-
