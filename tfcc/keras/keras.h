@@ -34,3 +34,5 @@
 #include "tfcc/keras/models/sequential.h"
 #include "tfcc/keras/optimizers/optimizers.h"
 #include "tfcc/keras/regularizers/regularizers.h"
+#include "tfcc/keras/saving/layer_registry.h"
+#include "tfcc/keras/saving/model_saving.h"

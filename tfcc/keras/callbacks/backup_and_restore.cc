@@ -108,7 +108,10 @@ void BackupAndRestore::back_up(int epoch, int64_t batch) {
 void BackupAndRestore::on_train_end(Logs&) {
   if (options_.delete_checkpoint && manager_) {
     std::error_code ec;
-    std::filesystem::remove_all(write_checkpoint_dir(), ec);
+    // The state file goes first: a run killed while deleting then finds no backup, never a
+    // backup with files missing.
+    std::filesystem::remove(std::filesystem::path(write_checkpoint_dir()) / "checkpoint", ec);
+    if (!ec) std::filesystem::remove_all(write_checkpoint_dir(), ec);
     if (ec) {
       throw UnknownError(internal::str_cat("BackupAndRestore: could not delete ",
                                            write_checkpoint_dir(), ": ", ec.message()));

@@ -23,6 +23,12 @@ callbacks::Logs to_logs(const StepLogs& step) {
   return logs;
 }
 
+callbacks::Logs metric_logs(const Model& m) {
+  callbacks::Logs logs;
+  for (const auto& metric : m.metrics()) logs.set(metric->name(), metric->result().item<double>());
+  return logs;
+}
+
 void check_compiled(const Model& m, const char* what) {
   TFCC_REQUIRE(FailedPreconditionError, m.compiled(), "You must compile your model before ", what,
                " (model '", m.name(), "'): call `model.compile(...)`");
@@ -242,6 +248,8 @@ callbacks::History Model::run_fit(BatchSource& source, BatchSource* val_source,
     progress.epoch = epoch;
     progress.step = mid_epoch ? resume->step : 0;
     if (!mid_epoch) reset_metrics();
+    // Resumed at an epoch's last batch, the epoch's logs are the restored metrics' values.
+    if (mid_epoch) logs = metric_logs(*this);
     callbacks::Logs epoch_begin;
     cbs.on_epoch_begin(epoch, epoch_begin);
     if (!mid_epoch) source.start_epoch();

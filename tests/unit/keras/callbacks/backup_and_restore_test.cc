@@ -73,6 +73,16 @@ TEST(BackupAndRestore, ResumesMidEpochExactlyOnADataset) { check_resume(true, 4,
 
 TEST(BackupAndRestore, ResumesAtEpochBoundaries) { check_resume(true, "epoch", {8, 7}); }
 
+TEST(BackupAndRestore, ResumedAtAnEpochsLastBatchReportsThatEpochsMetrics) {
+  const TrainResult reference = train(false, {});
+  const std::string dir = test::temp_dir("bar_epoch_end");
+  auto backup = std::make_shared<BackupAndRestore>(dir, BackupAndRestoreOptions{.save_freq = 3});
+  EXPECT_THROW(train(false, {backup, Crash(6)}), Interrupt);  // backup after batch 5 of 0..5
+  const TrainResult resumed = train(false, {backup});
+  EXPECT_EQ(resumed.state, reference.state);
+  EXPECT_EQ(resumed.last_losses, reference.last_losses);  // epoch 1's loss included
+}
+
 TEST(BackupAndRestore, KeepsTheBackupWhenAsked) {
   const std::string dir = test::temp_dir("bar_keep");
   BackupAndRestore keep(dir, {.delete_checkpoint = false});
