@@ -1,5 +1,6 @@
 #include "tfcc/keras/saving/json.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
