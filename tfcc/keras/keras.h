@@ -8,10 +8,12 @@
 #pragma once
 
 #include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/callbacks/backup_and_restore.h"
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/callbacks/csv_logger.h"
 #include "tfcc/keras/callbacks/early_stopping.h"
 #include "tfcc/keras/callbacks/lambda_callback.h"
+#include "tfcc/keras/callbacks/model_checkpoint.h"
 #include "tfcc/keras/callbacks/learning_rate.h"
 #include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/callbacks/tensorboard.h"
@@ -34,3 +36,5 @@
 #include "tfcc/keras/models/sequential.h"
 #include "tfcc/keras/optimizers/optimizers.h"
 #include "tfcc/keras/regularizers/regularizers.h"
+#include "tfcc/keras/saving/layer_registry.h"
+#include "tfcc/keras/saving/model_saving.h"

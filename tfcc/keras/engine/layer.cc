@@ -247,6 +247,21 @@ std::string repr(const std::vector<int64_t>& v) {
   if (v.size() == 1) out.append(",");
   return out.append(")");
 }
+std::string repr(const regularizers::Spec& r) {
+  if (!r) return "None";
+  std::string cls = (*r).class_name();
+  std::string cfg;
+  if (const auto* l = dynamic_cast<const regularizers::L1L2*>(r.ptr().get())) {
+    if (cls == "L1") {
+      cfg = internal::str_cat("'l1': ", repr(l->l1()));
+    } else if (cls == "L2") {
+      cfg = internal::str_cat("'l2': ", repr(l->l2()));
+    } else {
+      cfg = internal::str_cat("'l1': ", repr(l->l1()), ", 'l2': ", repr(l->l2()));
+    }
+  }
+  return internal::str_cat("{'class_name': ", repr(cls), ", 'config': {", cfg, "}}");
+}
 }  // namespace config
 
 }  // namespace tfcc::keras

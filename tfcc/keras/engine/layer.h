@@ -187,6 +187,8 @@ std::string repr(bool b);
 std::string repr(double v);
 std::string repr(int64_t v);
 std::string repr(const std::vector<int64_t>& v);
+/// None, or Keras' serialized regularizer: {'class_name': 'L2', 'config': {'l2': 0.02}}.
+std::string repr(const regularizers::Spec& r);
 }  // namespace config
 
 }  // namespace tfcc::keras

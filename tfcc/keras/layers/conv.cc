@@ -119,6 +119,9 @@ Config Conv2D::get_config() const {
   c.emplace_back("groups", config::repr(options_.groups));
   c.emplace_back("activation", config::repr(options_.activation.name));
   c.emplace_back("use_bias", config::repr(options_.use_bias));
+  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
+  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
+  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
   return c;
 }
 

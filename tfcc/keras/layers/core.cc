@@ -68,6 +68,9 @@ Config Dense::get_config() const {
   c.emplace_back("use_bias", config::repr(options_.use_bias));
   c.emplace_back("kernel_initializer", config::repr(options_.kernel_initializer->class_name()));
   c.emplace_back("bias_initializer", config::repr(options_.bias_initializer->class_name()));
+  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
+  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
+  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
   return c;
 }
 

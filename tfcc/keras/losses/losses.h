@@ -59,6 +59,8 @@ class SparseCategoricalCrossentropy : public Loss {
  public:
   explicit SparseCategoricalCrossentropy(SparseCategoricalCrossentropyOptions options = {});
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
+  /// The options it was made with (its config).
+  const SparseCategoricalCrossentropyOptions& options() const { return options_; }
 
  protected:
   Tensor valid_mask(const Tensor& y_true, const Tensor& y_pred) const override;
@@ -80,6 +82,8 @@ class CategoricalCrossentropy : public Loss {
  public:
   explicit CategoricalCrossentropy(CategoricalCrossentropyOptions options = {});
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
+  /// The options it was made with (its config).
+  const CategoricalCrossentropyOptions& options() const { return options_; }
 
  private:
   CategoricalCrossentropyOptions options_;
@@ -98,6 +102,8 @@ class BinaryCrossentropy : public Loss {
  public:
   explicit BinaryCrossentropy(BinaryCrossentropyOptions options = {});
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override;
+  /// The options it was made with (its config).
+  const BinaryCrossentropyOptions& options() const { return options_; }
 
  private:
   BinaryCrossentropyOptions options_;

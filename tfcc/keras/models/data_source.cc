@@ -4,6 +4,7 @@
 
 #include "tfcc/core/philox.h"
 #include "tfcc/data/iterator.h"
+#include "tfcc/data/state.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -105,6 +106,28 @@ class TensorSource : public BatchSource {
     return (data_.size() + batch_size_ - 1) / batch_size_;
   }
 
+  std::string save_state() override {
+    data::StateWriter w;
+    w.write_tag("keras.TensorSource/1");
+    w.write_i64(pos_);
+    w.write_i64(order_.defined());
+    if (order_.defined()) w.write_tensor(order_);
+    return w.bytes();
+  }
+
+  void restore_state(const std::string& state) override {
+    data::StateReader r(state);
+    r.expect_tag("keras.TensorSource/1");
+    const int64_t pos = r.read_i64();
+    Tensor order = r.read_i64() ? r.read_tensor() : Tensor();
+    if (!r.done() || pos < 0 || pos > data_.size() ||
+        (order.defined() && (order.rank() != 1 || order.shape()[0] != data_.size()))) {
+      throw DataLossError("fit: the saved position in the training data does not match the data");
+    }
+    pos_ = pos;
+    order_ = order;
+  }
+
  private:
   TensorData data_;
   int64_t batch_size_;
@@ -142,6 +165,28 @@ class DatasetSource : public BatchSource {
     const int64_t c = ds_.cardinality();
     if (c >= 0) return c;
     return std::nullopt;
+  }
+
+  std::string save_state() override {
+    data::StateWriter w;
+    w.write_tag("keras.DatasetSource/1");
+    w.write_i64(exhausted_);
+    w.write_string(it_ ? it_->save() : std::string());
+    return w.bytes();
+  }
+
+  void restore_state(const std::string& state) override {
+    data::StateReader r(state);
+    r.expect_tag("keras.DatasetSource/1");
+    const bool exhausted = r.read_i64() != 0;
+    std::string it_state = r.read_string();
+    if (!r.done()) throw DataLossError("fit: the saved dataset position has trailing bytes");
+    it_.reset();
+    if (!it_state.empty()) {
+      it_.emplace(ds_.make_iterator());
+      it_->restore(it_state);
+    }
+    exhausted_ = exhausted;
   }
 
  private:

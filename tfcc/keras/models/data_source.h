@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "tfcc/data/dataset.h"
@@ -31,6 +32,10 @@ class BatchSource {
   virtual std::optional<data::Element> next() = 0;
   /// Batches per epoch, when known.
   virtual std::optional<int64_t> steps() const = 0;
+  /// The position in the data (epoch order, cursor, iterator state) as bytes.
+  virtual std::string save_state() = 0;
+  /// Continues from a save_state() of the same source; DataLossError if it does not parse.
+  virtual void restore_state(const std::string& state) = 0;
 };
 
 /// Batches of `batch_size` samples (the last may be smaller). With `shuffle_seed`, epoch e's

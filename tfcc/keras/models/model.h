@@ -37,6 +37,7 @@
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"
+#include "tfcc/keras/models/fit_progress.h"
 #include "tfcc/keras/models/training_options.h"
 
 namespace tfcc::graph {
@@ -133,6 +134,20 @@ class Model : public Layer {
 
   /// Set by a callback to end fit after the current batch / epoch (EarlyStopping does).
   bool stop_training = false;
+  /// Where the running fit is, and how to resume it (fit_progress.h); null outside fit.
+  FitProgress* fit_progress() const { return fit_progress_; }
+
+  // Saving (tfcc/keras/saving/model_saving.cc).
+
+  /// Writes the weights (and the optimizer's state, once compiled) as a TensorFlow checkpoint
+  /// `<filepath>.index` + `<filepath>.data-00000-of-00001`, keyed by object path.
+  void save_weights(const std::string& filepath) const;
+  /// Restores weights written by save_weights (and the optimizer's state when compiled).
+  /// NotFoundError if absent, DataLossError if damaged, FailedPreconditionError on a mismatch.
+  void load_weights(const std::string& filepath);
+  /// Saves architecture (config), compile config, weights and optimizer state in directory
+  /// `filepath`; keras::models::load_model reads it back.
+  void save(const std::string& filepath) const;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
@@ -151,6 +166,8 @@ class Model : public Layer {
 
   callbacks::History run_fit(BatchSource& source, BatchSource* val_source,
                              const FitOptions& options);
+  void resume_fit(BatchSource& source, const FitProgress::Resume& resume);
+  FitProgress* fit_progress_ = nullptr;
   callbacks::Logs run_evaluate(BatchSource& source, std::optional<int64_t> steps,
                                callbacks::CallbackList* callbacks);
   std::vector<double> evaluate_source(BatchSource& source, const EvaluateOptions& options);

@@ -24,6 +24,12 @@ callbacks::Logs to_logs(const StepLogs& step) {
   return logs;
 }
 
+callbacks::Logs metric_logs(const Model& m) {
+  callbacks::Logs logs;
+  for (const auto& metric : m.metrics()) logs.set(metric->name(), metric->result().item<double>());
+  return logs;
+}
+
 void check_compiled(const Model& m, const char* what) {
   TFCC_REQUIRE(FailedPreconditionError, m.compiled(), "You must compile your model before ", what,
                " (model '", m.name(), "'): call `model.compile(...)`");
@@ -230,15 +236,31 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
   std::optional<int64_t> steps = options.steps_per_epoch ? options.steps_per_epoch : source.steps();
   cbs.configure(this, {.verbose = verbose, .epochs = options.epochs, .steps = steps});
   stop_training = false;
+  FitProgress progress{.epoch = options.initial_epoch,
+                       .save_data_state = [&source] { return source.save_state(); }};
+  fit_progress_ = &progress;
+  struct ClearProgress {
+    Model* model;
+    ~ClearProgress() { model->fit_progress_ = nullptr; }
+  } clear_progress{this};
   callbacks::Logs logs;
   callbacks::Logs training_logs;
   cbs.on_train_begin(logs);
-  for (int epoch = options.initial_epoch; epoch < options.epochs; ++epoch) {
-    reset_metrics();
+  const std::optional<FitProgress::Resume> resume = std::move(progress.resume);
+  if (resume) resume_fit(source, *resume);
+  for (int epoch = resume ? resume->epoch : options.initial_epoch; epoch < options.epochs;
+       ++epoch) {
+    // A run resumed mid-epoch keeps the epoch's restored metrics and data position.
+    const bool mid_epoch = resume && epoch == resume->epoch && resume->step > 0;
+    progress.epoch = epoch;
+    progress.step = mid_epoch ? resume->step : 0;
+    if (!mid_epoch) reset_metrics();
+    // Resumed at an epoch's last batch, the epoch's logs are the restored metrics' values.
+    if (mid_epoch) logs = metric_logs(*this);
     callbacks::Logs epoch_begin;
     cbs.on_epoch_begin(epoch, epoch_begin);
-    source.start_epoch();
-    int64_t step = 0;
+    if (!mid_epoch) source.start_epoch();
+    int64_t step = progress.step;
     while (!steps || step < *steps) {
       auto batch = source.next();
       if (!batch) {
@@ -249,6 +271,8 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
       callbacks::Logs batch_begin;
       cbs.on_train_batch_begin(static_cast<int>(step), batch_begin);
       logs = to_logs(distributed::sync_logs(*this, run_step(train_function_, true, *batch)));
+      logs = to_logs(run_step(train_function_, true, *batch));
+      progress.step = step + 1;
       cbs.on_train_batch_end(static_cast<int>(step), logs);
       ++step;
       if (stop_training) break;
@@ -268,6 +292,16 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
 }
 
 callbacks::Logs Model::run_evaluate(BatchSource& global_source, std::optional<int64_t> steps_opt,
+void Model::resume_fit(BatchSource& source, const FitProgress::Resume& resume) {
+  TFCC_CHECK_ARG(resume.epoch >= 0 && resume.step >= 0, "fit: cannot resume at epoch ",
+                 resume.epoch, ", step ", resume.step);
+  source.restore_state(resume.data);
+  // The variables (optimizer slots included) exist, restored: the first step may run traced, as
+  // it did in the interrupted run, instead of eagerly.
+  train_function_.warm = true;
+}
+
+callbacks::Logs Model::run_evaluate(BatchSource& source, std::optional<int64_t> steps_opt,
                                     callbacks::CallbackList* cbs) {
   distributed::ReplicaSource source(*this, global_source, true);
   reset_metrics();

@@ -101,6 +101,15 @@ void Optimizer::exclude_from_weight_decay(const std::vector<Variable>& vars,
   no_decay_names_.insert(no_decay_names_.end(), names.begin(), names.end());
 }
 
+void Optimizer::build(std::span<const Variable> var_list) {
+  for (const auto& var : var_list) {
+    TFCC_CHECK_ARG(var.defined(), "Optimizer.build: a variable is undefined");
+    if (slots_.find(var.id()) != slots_.end()) continue;
+    slots_[var.id()];  // built, even if the optimizer keeps no slot for it
+    build(var);
+  }
+}
+
 std::vector<Tensor> Optimizer::step_coefficients(const Tensor& lr, const Tensor&) { return {lr}; }
 
 void Optimizer::prepare_step(DType) {}
@@ -170,12 +179,7 @@ Variable Optimizer::apply_gradients(std::span<const Tensor> grads, std::span<con
                       << " when minimizing the loss. If you're using `model.compile()`, did you "
                          "forget to provide a `loss` argument?";
   }
-  for (const auto& var : v) {
-    if (slots_.find(var.id()) == slots_.end()) {
-      slots_[var.id()];  // built, even if the optimizer keeps no slot for it
-      build(var);
-    }
-  }
+  build(v);
   g = clip_gradients(std::move(g));
   Tensor lr = learning_rate();
   apply_weight_decay(v, lr);

@@ -97,6 +97,10 @@ class Optimizer {
   /// apply_gradients of tape.gradient(loss, var_list).
   Variable minimize(const Tensor& loss, const std::vector<Variable>& var_list, GradientTape& tape);
 
+  /// Creates the slots of every variable of `var_list` not seen yet (Keras' optimizer.build), so
+  /// that a checkpoint can restore them before the first update.
+  void build(std::span<const Variable> var_list);
+
   /// The number of updates applied so far (int64 scalar variable "iteration").
   const Variable& iterations() const { return iterations_; }
   /// The learning rate for the next update (float32 scalar; a schedule evaluated at iterations).

@@ -283,6 +283,39 @@ void set_seed(uint64_t seed) {
   random_internal::reset_streams();
 }
 
+// Layout: [has_seed, seed, op_counter, n, (seed, seed2, calls) * n].
+Tensor get_global_state() {
+  SeedState& s = seed_state();
+  std::lock_guard lock(s.mu);
+  std::vector<int64_t> v = {s.global_seed.has_value(),
+                            static_cast<int64_t>(s.global_seed.value_or(0)),
+                            static_cast<int64_t>(s.op_counter), static_cast<int64_t>(s.calls.size())};
+  for (const auto& [pair, calls] : s.calls) {
+    v.push_back(pair.first);
+    v.push_back(pair.second);
+    v.push_back(static_cast<int64_t>(calls));
+  }
+  return Tensor::from_vector(v);
+}
+
+void set_global_state(const Tensor& state) {
+  TFCC_CHECK_ARG(state.defined() && state.dtype() == int64 && state.rank() == 1,
+                 "set_global_state expects a 1-D int64 tensor from get_global_state");
+  const int64_t n = state.shape()[0];
+  const int64_t* v = state.data<int64_t>();
+  TFCC_CHECK_ARG(n >= 4 && (v[0] == 0 || v[0] == 1) && v[3] >= 0 && v[3] <= (n - 4) / 3 &&
+                     n == 4 + 3 * v[3],
+                 "set_global_state: malformed random state of ", n, " values");
+  SeedState& s = seed_state();
+  std::lock_guard lock(s.mu);
+  s.global_seed = v[0] ? std::optional<uint64_t>(static_cast<uint64_t>(v[1])) : std::nullopt;
+  s.op_counter = static_cast<uint64_t>(v[2]);
+  s.calls.clear();
+  for (int64_t i = 0; i < v[3]; ++i) {
+    s.calls[{v[4 + 3 * i], v[5 + 3 * i]}] = static_cast<uint64_t>(v[6 + 3 * i]);
+  }
+}
+
 namespace {
 Tensor call_seeded(const OpDef& op, std::span<const Tensor> in, Attrs attrs,
                    std::optional<int64_t> seed, Loc loc) {

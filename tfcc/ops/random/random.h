@@ -24,6 +24,13 @@ using Loc = std::source_location;
 /// Sets the global seed (tf.random.set_seed) and resets the per-op counter.
 void set_seed(uint64_t seed);
 
+/// The process-wide seed state (global seed, op-seed counter, calls made per seed pair) as a
+/// 1-D int64 tensor, so a checkpoint can resume a run's random sequence exactly
+/// (keras::callbacks::BackupAndRestore saves it).
+Tensor get_global_state();
+/// Restores a state from get_global_state(); InvalidArgumentError if it is malformed.
+void set_global_state(const Tensor& state);
+
 /// Uniform in [minval, maxval).
 Tensor uniform(std::vector<int64_t> shape, double minval = 0, double maxval = 1,
                DType dtype = float32, std::optional<int64_t> seed = {}, Loc loc = Loc::current());

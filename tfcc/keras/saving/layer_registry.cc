@@ -1,0 +1,252 @@
+#include "tfcc/keras/saving/layer_registry.h"
+
+#include <map>
+#include <mutex>
+
+#include "tfcc/keras/engine/keras_tensor.h"
+#include "tfcc/keras/layers/conv.h"
+#include "tfcc/keras/layers/core.h"
+#include "tfcc/keras/layers/merging.h"
+#include "tfcc/keras/layers/normalization.h"
+#include "tfcc/keras/layers/pooling.h"
+
+namespace tfcc::keras::saving {
+namespace {
+
+layers::IntOrTuple int_or_tuple(const Json& v, std::string_view what) {
+  layers::IntOrTuple out = 1;
+  out.values = int_list(v, what);
+  return out;
+}
+
+std::optional<int64_t> optional_int(const Json& config, const std::string& key) {
+  const Json* v = config.find(key);
+  if (!v || v->is_null()) return std::nullopt;
+  return v->as_int(key);
+}
+
+std::string str(const Json& config, const std::string& key, const std::string& fallback) {
+  const Json* v = config.find(key);
+  return v && !v->is_null() ? v->as_string(key) : fallback;
+}
+
+bool flag(const Json& config, const std::string& key, bool fallback) {
+  const Json* v = config.find(key);
+  return v && !v->is_null() ? v->as_bool(key) : fallback;
+}
+
+double num(const Json& config, const std::string& key, double fallback) {
+  const Json* v = config.find(key);
+  return v && !v->is_null() ? v->as_number(key) : fallback;
+}
+
+regularizers::Spec reg(const Json& config, const std::string& key) {
+  const Json* v = config.find(key);
+  return v ? regularizer_from_config(*v) : regularizers::Spec();
+}
+
+// The built-in layers' factories: the inverse of their get_config.
+std::map<std::string, LayerFactory> builtins() {
+  std::map<std::string, LayerFactory> m;
+  m["InputLayer"] = [](const Json& c) {
+    std::vector<int64_t> shape = int_list(c.at("batch_input_shape"), "batch_input_shape");
+    TFCC_CHECK_ARG(!shape.empty(), "InputLayer config: batch_input_shape is empty");
+    std::optional<int64_t> batch;
+    if (shape[0] >= 0) batch = shape[0];
+    return std::make_shared<InputLayer>(
+        std::vector<int64_t>(shape.begin() + 1, shape.end()),
+        InputLayer::Options{.name = str(c, "name", ""),
+                            .batch_size = batch,
+                            .dtype = dtype_from_name(str(c, "dtype", "float32"))});
+  };
+  m["Dense"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::Dense>(
+        c.at("units").as_int("units"),
+        layers::Dense::Options{.activation = str(c, "activation", "linear"),
+                               .use_bias = flag(c, "use_bias", true),
+                               .kernel_regularizer = reg(c, "kernel_regularizer"),
+                               .bias_regularizer = reg(c, "bias_regularizer"),
+                               .activity_regularizer = reg(c, "activity_regularizer"),
+                               .name = a.name,
+                               .trainable = a.trainable,
+                               .input_shape = a.input_shape,
+                               .dtype = a.dtype});
+  };
+  m["Activation"] = [](const Json& c) {
+    return std::make_shared<layers::Activation>(str(c, "activation", "linear"),
+                                                layer_args_from_config(c));
+  };
+  m["Flatten"] = [](const Json& c) {
+    return std::make_shared<layers::Flatten>(layer_args_from_config(c));
+  };
+  m["Reshape"] = [](const Json& c) {
+    return std::make_shared<layers::Reshape>(int_list(c.at("target_shape"), "target_shape"),
+                                             layer_args_from_config(c));
+  };
+  m["Dropout"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    const Json* ns = c.find("noise_shape");
+    return std::make_shared<layers::Dropout>(
+        c.at("rate").as_number("rate"),
+        layers::Dropout::Options{.noise_shape = ns && !ns->is_null() ? int_list(*ns, "noise_shape")
+                                                                     : std::vector<int64_t>{},
+                                 .seed = optional_int(c, "seed"),
+                                 .name = a.name,
+                                 .trainable = a.trainable,
+                                 .input_shape = a.input_shape});
+  };
+  m["Conv2D"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::Conv2D>(
+        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"),
+        layers::Conv2D::Options{
+            .strides = int_or_tuple(c.at("strides"), "strides"),
+            .padding = str(c, "padding", "valid"),
+            .data_format = str(c, "data_format", "channels_last"),
+            .dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate"),
+            .groups = optional_int(c, "groups").value_or(1),
+            .activation = str(c, "activation", "linear"),
+            .use_bias = flag(c, "use_bias", true),
+            .kernel_regularizer = reg(c, "kernel_regularizer"),
+            .bias_regularizer = reg(c, "bias_regularizer"),
+            .activity_regularizer = reg(c, "activity_regularizer"),
+            .name = a.name,
+            .trainable = a.trainable,
+            .input_shape = a.input_shape,
+            .dtype = a.dtype});
+  };
+  m["MaxPooling2D"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::MaxPooling2D>(
+        int_or_tuple(c.at("pool_size"), "pool_size"),
+        layers::MaxPooling2D::Options{.strides = int_or_tuple(c.at("strides"), "strides"),
+                                      .padding = str(c, "padding", "valid"),
+                                      .data_format = str(c, "data_format", "channels_last"),
+                                      .name = a.name,
+                                      .trainable = a.trainable,
+                                      .input_shape = a.input_shape});
+  };
+  m["BatchNormalization"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::BatchNormalization>(
+        layers::BatchNormalization::Options{.axis = optional_int(c, "axis").value_or(-1),
+                                            .momentum = num(c, "momentum", 0.99),
+                                            .epsilon = num(c, "epsilon", 1e-3),
+                                            .center = flag(c, "center", true),
+                                            .scale = flag(c, "scale", true),
+                                            .name = a.name,
+                                            .trainable = a.trainable,
+                                            .input_shape = a.input_shape,
+                                            .dtype = a.dtype});
+  };
+  m["Add"] = [](const Json& c) { return std::make_shared<layers::Add>(layer_args_from_config(c)); };
+  m["Multiply"] = [](const Json& c) {
+    return std::make_shared<layers::Multiply>(layer_args_from_config(c));
+  };
+  m["Concatenate"] = [](const Json& c) {
+    LayerArgs a = layer_args_from_config(c);
+    return std::make_shared<layers::Concatenate>(layers::Concatenate::Options{
+        .axis = optional_int(c, "axis").value_or(-1), .name = a.name, .trainable = a.trainable});
+  };
+  return m;
+}
+
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, LayerFactory> factories = builtins();
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed: used until exit
+  return *r;
+}
+
+}  // namespace
+
+void register_layer(const std::string& class_name, LayerFactory factory) {
+  TFCC_CHECK_ARG(!class_name.empty() && factory, "register_layer needs a class name and a factory");
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  r.factories[class_name] = std::move(factory);
+}
+
+bool is_layer_registered(const std::string& class_name) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  return r.factories.count(class_name) > 0;
+}
+
+std::shared_ptr<Layer> layer_from_config(const std::string& class_name, const Json& config) {
+  LayerFactory factory;
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mu);
+    auto it = r.factories.find(class_name);
+    if (it != r.factories.end()) factory = it->second;
+  }
+  TFCC_CHECK_ARG(factory != nullptr, "Unknown layer: '", class_name,
+                 "'. A model using it can only be rebuilt once the class is registered: call "
+                 "keras::saving::register_layer(\"",
+                 class_name,
+                 "\", [](const keras::saving::Json& config) { return "
+                 "std::make_shared<",
+                 class_name, ">(...); }) before load_model");
+  std::shared_ptr<Layer> layer = factory(config);
+  TFCC_CHECK_ARG(layer != nullptr, "The factory registered for '", class_name,
+                 "' returned a null layer");
+  return layer;
+}
+
+Json layer_config(const Layer& layer) {
+  Json out = Json::object();
+  for (const auto& [key, value] : layer.get_config()) {
+    out.set(key, Json::from_python_literal(value));
+  }
+  if (layer.declared_input_shape() && !out.find("batch_input_shape")) {
+    Json shape = Json::array();
+    for (int64_t d : layer.declared_input_shape()->dims()) shape.push(d < 0 ? Json() : Json(d));
+    out.set("batch_input_shape", shape);
+  }
+  return out;
+}
+
+LayerArgs layer_args_from_config(const Json& config) {
+  LayerArgs a;
+  a.name = str(config, "name", "");
+  a.trainable = flag(config, "trainable", true);
+  a.dtype = dtype_from_name(str(config, "dtype", "float32"));
+  if (const Json* s = config.find("batch_input_shape"); s && !s->is_null()) {
+    std::vector<int64_t> dims = int_list(*s, "batch_input_shape");
+    TFCC_CHECK_ARG(!dims.empty(), "batch_input_shape is empty");
+    a.input_shape.assign(dims.begin() + 1, dims.end());
+  }
+  return a;
+}
+
+std::vector<int64_t> int_list(const Json& value, std::string_view what) {
+  std::vector<int64_t> out;
+  for (const Json& v : value.items(what)) out.push_back(v.is_null() ? -1 : v.as_int(what));
+  return out;
+}
+
+regularizers::Spec regularizer_from_config(const Json& value) {
+  if (value.is_null()) return {};
+  const std::string& cls = value.at("class_name", "regularizer").as_string("class_name");
+  const Json& c = value.at("config", "regularizer");
+  if (cls == "L1") return regularizers::L1(num(c, "l1", 0.01));
+  if (cls == "L2") return regularizers::L2(num(c, "l2", 0.01));
+  if (cls == "L1L2") return regularizers::L1L2(num(c, "l1", 0.0), num(c, "l2", 0.0));
+  throw InvalidArgumentError(
+      internal::str_cat("Unknown regularizer: '", cls, "' (known: L1, L2, L1L2)"));
+}
+
+DType dtype_from_name(const std::string& name) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    DType d = static_cast<DType>(i);
+    if (dtype_name(d) == name) return d;
+  }
+  throw InvalidArgumentError(internal::str_cat("Unknown dtype '", name, "'"));
+}
+
+}  // namespace tfcc::keras::saving

@@ -1,0 +1,57 @@
+// Model.save_weights / load_weights in TensorFlow's checkpoint format (tf.keras' TF format:
+// `<path>.index`, `<path>.data-00000-of-00001` and the directory's `checkpoint` file).
+#include <filesystem>
+
+#include "tfcc/io/checkpoint/checkpoint.h"
+#include "tfcc/io/checkpoint/checkpoint_state.h"
+#include "tfcc/keras/saving/trackables.h"
+#include "tfcc/platform/errors.h"
+
+namespace tfcc::keras {
+namespace {
+
+// A checkpoint whose root holds the model's own dependencies, so keys start at the model
+// ("layer_with_weights-0/kernel/...", "optimizer/..."), as Keras' save_weights writes them.
+train::Checkpoint model_root(const Model& model, bool include_optimizer) {
+  train::Checkpoint ckpt;
+  for (auto& [name, dep] : saving::model_trackable(model, include_optimizer)->dependencies()) {
+    ckpt.track(name, dep);
+  }
+  return ckpt;
+}
+
+void check_built(const Model& model, const char* what) {
+  TFCC_CHECK_ARG(model.built(), "Unable to ", what, " model '", model.name(),
+                 "': it has not yet been built. Build the model first by calling it on a batch "
+                 "of data, or give its first layer an `input_shape`.");
+}
+
+}  // namespace
+
+void Model::save_weights(const std::string& filepath) const {
+  check_built(*this, "save the weights of");
+  TFCC_CHECK_ARG(!filepath.empty(), "save_weights: the file path is empty");
+  model_root(*this, true).write(filepath);
+  std::filesystem::path dir = std::filesystem::path(filepath).parent_path();
+  train::CheckpointState state;
+  state.model_checkpoint_path = filepath;
+  state.all_model_checkpoint_paths = {filepath};
+  train::update_checkpoint_state(dir.empty() ? "." : dir.string(), state);
+}
+
+void Model::load_weights(const std::string& filepath) {
+  check_built(*this, "load the weights of");
+  // The weights must all be found: a checkpoint of another architecture is an error, never a
+  // partial load. The optimizer's state is restored when both sides have one.
+  auto status = model_root(*this, false).read(filepath);
+  status.expect_partial();
+  status.assert_existing_objects_matched();
+  if (compiled() && optimizer()) {
+    saving::prepare_for_restore(*this);
+    train::Checkpoint opt;
+    opt.track("optimizer", saving::optimizer_trackable(optimizer()));
+    opt.read(filepath).expect_partial();
+  }
+}
+
+}  // namespace tfcc::keras
