@@ -30,8 +30,8 @@ build: deps $(BUILD)/CMakeCache.txt
 
 demo: build
 	$(BUILD)/examples/eager_basics
-	rm -rf $(BUILD)/logs/fit && $(BUILD)/examples/keras_fit_cnn --full --logdir $(BUILD)/logs/fit
-	$(BUILD)/examples/keras_fit_cnn --full --export $(BUILD)/demo_export
+	rm -rf $(BUILD)/logs/fit $(BUILD)/demo_export && $(BUILD)/examples/keras_fit_cnn --full \
+	  --logdir $(BUILD)/logs/fit --export $(BUILD)/demo_export
 	$(BUILD)/tools/tfcc saved-model show $(BUILD)/demo_export/model
 	$(BUILD)/tools/tfcc saved-model run $(BUILD)/demo_export/model --signature serving_default \
 	  --input $(BUILD)/demo_export/test_images.npy

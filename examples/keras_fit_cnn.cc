@@ -37,10 +37,11 @@ using namespace tfcc::keras;
 
 int main(int argc, char** argv) {
   bool full = false;
-  std::string logdir;
+  std::string logdir, export_dir;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--full") == 0) full = true;
     if (std::strcmp(argv[i], "--logdir") == 0 && i + 1 < argc) logdir = argv[++i];
+    if (std::strcmp(argv[i], "--export") == 0 && i + 1 < argc) export_dir = argv[++i];
   }
   tf::random::set_seed(42);
   const int64_t BUFFER_SIZE = full ? 10000 : 10;  // the seed: "use a much larger value"
@@ -87,13 +88,13 @@ int main(int argc, char** argv) {
   if (!logdir.empty()) {
     std::printf("TensorBoard logs written to %s; view them with:  tensorboard --logdir %s\n",
                 logdir.c_str(), logdir.c_str());
+  }
   // `--export DIR` (make demo): the trained model for `tfcc saved-model run`, and 8 test images.
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--export") != 0) continue;
-    export_model(model, std::string(argv[i + 1]) + "/model");
-    tf::io::save_npy(std::string(argv[i + 1]) + "/test_images.npy",
+  if (!export_dir.empty()) {
+    export_model(model, export_dir + "/model");
+    tf::io::save_npy(export_dir + "/test_images.npy",
                      (*mnist_test.map(scale).batch(8).begin())[0]);
-    std::printf("Exported the model to %s/model\n", argv[i + 1]);
+    std::printf("Exported the model to %s/model\n", export_dir.c_str());
   }
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).
   return acc > (full ? 0.85 : 0.3) ? 0 : 1;

@@ -80,8 +80,6 @@ std::vector<Tensor> ConcreteFunction::operator()(std::span<const Tensor> args) c
     if (run_hook()) run_hook()(graph_);
   }
   if (has_op_observers()) return graph::call_inline(g, args);
-  return graph::run_graph(g, args);
-  if (graph::TraceContext::current() || has_op_observers()) return graph::call_inline(g, args);
   return graph::run_graph(optimized_graph(), args);
 }
 

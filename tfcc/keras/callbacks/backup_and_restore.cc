@@ -99,14 +99,14 @@ void BackupAndRestore::on_epoch_end(int epoch, Logs&) {
 }
 
 void BackupAndRestore::back_up(int epoch, int64_t batch) {
-  if (!manager_) return;
+  if (!manager_ || !is_chief()) return;  // under a strategy every rank restores, rank 0 writes
   saved_epoch_.assign(Tensor::scalar<int64_t>(epoch));
   saved_batch_.assign(Tensor::scalar<int64_t>(batch));
   manager_->save();
 }
 
 void BackupAndRestore::on_train_end(Logs&) {
-  if (options_.delete_checkpoint && manager_) {
+  if (options_.delete_checkpoint && manager_ && is_chief()) {
     std::error_code ec;
     // The state file goes first: a run killed while deleting then finds no backup, never a
     // backup with files missing.

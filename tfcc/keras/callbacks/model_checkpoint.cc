@@ -204,6 +204,7 @@ void ModelCheckpoint::on_epoch_end(int epoch, Logs& logs) {
 }
 
 void ModelCheckpoint::save_model(int epoch, std::optional<int> batch, const Logs& logs) {
+  if (!is_chief()) return;  // under a strategy only rank 0 writes checkpoints
   Model* m = model();
   TFCC_REQUIRE(FailedPreconditionError, m != nullptr, "ModelCheckpoint works inside Model.fit");
   std::vector<std::pair<std::string, int64_t>> ints = {{"epoch", epoch + 1}};

@@ -64,6 +64,9 @@ class ReplicaSource : public BatchSource {
   void start_epoch() override;
   std::optional<data::Element> next() override;
   std::optional<int64_t> steps() const override { return global_.steps(); }
+  /// The global source's position (every rank reads the same global stream).
+  std::string save_state() override { return global_.save_state(); }
+  void restore_state(const std::string& state) override { global_.restore_state(state); }
 
  private:
   Model& model_;

@@ -271,7 +271,6 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
       callbacks::Logs batch_begin;
       cbs.on_train_batch_begin(static_cast<int>(step), batch_begin);
       logs = to_logs(distributed::sync_logs(*this, run_step(train_function_, true, *batch)));
-      logs = to_logs(run_step(train_function_, true, *batch));
       progress.step = step + 1;
       cbs.on_train_batch_end(static_cast<int>(step), logs);
       ++step;
@@ -291,7 +290,6 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
   return *history;
 }
 
-callbacks::Logs Model::run_evaluate(BatchSource& global_source, std::optional<int64_t> steps_opt,
 void Model::resume_fit(BatchSource& source, const FitProgress::Resume& resume) {
   TFCC_CHECK_ARG(resume.epoch >= 0 && resume.step >= 0, "fit: cannot resume at epoch ",
                  resume.epoch, ", step ", resume.step);
@@ -301,7 +299,7 @@ void Model::resume_fit(BatchSource& source, const FitProgress::Resume& resume) {
   train_function_.warm = true;
 }
 
-callbacks::Logs Model::run_evaluate(BatchSource& source, std::optional<int64_t> steps_opt,
+callbacks::Logs Model::run_evaluate(BatchSource& global_source, std::optional<int64_t> steps_opt,
                                     callbacks::CallbackList* cbs) {
   distributed::ReplicaSource source(*this, global_source, true);
   reset_metrics();
