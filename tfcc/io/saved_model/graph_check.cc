@@ -119,6 +119,9 @@ void complete_op_attrs(Node& n, const std::string& context) {
   const OpDef& op = *n.op;
   for (const auto& [name, value] : n.attrs.items()) {
     const AttrDef* def = op.find_attr(name);
+    // Names starting with '_' are tracing annotations no kernel reads (TF's convention for
+    // internal attributes), e.g. "_proxy_arg" on a variable read inside a loop body under a tape.
+    if (!def && !name.empty() && name[0] == '_' && attr_type_of(value) == AttrType::kInt) continue;
     if (!def) {
       throw InvalidArgumentError(
           str_cat(context, ", node ", n.name, ": ", op.name(), " has no attribute '", name, "'"));
