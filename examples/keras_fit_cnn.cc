@@ -92,8 +92,7 @@ int main(int argc, char** argv) {
   // `--export DIR` (make demo): the trained model for `tfcc saved-model run`, and 8 test images.
   if (!export_dir.empty()) {
     export_model(model, export_dir + "/model");
-    tf::io::save_npy(export_dir + "/test_images.npy",
-                     (*mnist_test.map(scale).batch(8).begin())[0]);
+    tf::io::save_npy(export_dir + "/test_images.npy", (*mnist_test.map(scale).batch(8).begin())[0]);
     std::printf("Exported the model to %s/model\n", export_dir.c_str());
   }
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).

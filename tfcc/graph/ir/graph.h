@@ -65,8 +65,8 @@ struct Node {
   /// The location as text ("model.cc:42") when the node was read from a file (an exported
   /// model) rather than traced; empty otherwise. location_string(node) prefers it.
   std::string location_text;
-  int arg_index = -1;                ///< kArg
-  Tensor value;                      ///< kConst
+  int arg_index = -1;  ///< kArg
+  Tensor value;        ///< kConst
   /// kIf: {then, else}; kWhile: {cond, body}.
   std::vector<std::shared_ptr<const Graph>> subgraphs;
   /// kIf: inputs[1, 1 + split) feed the then branch, the rest the else branch.

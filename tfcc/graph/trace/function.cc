@@ -279,8 +279,8 @@ std::shared_ptr<const FunctionCore::Entry> FunctionCore::get(const std::vector<A
   entry->specs = specs;
   // The traced graph stays for inlining and tapes (its ops have gradients); the executor runs
   // the optimised one.
-  auto optimized = std::make_shared<const graph::Graph>(
-      graph::optimize(ctx.graph(), options_.passes));
+  auto optimized =
+      std::make_shared<const graph::Graph>(graph::optimize(ctx.graph(), options_.passes));
   entry->fn = ConcreteFunction(ctx.shared_graph(), std::move(optimized), tensor_specs(specs));
   entry->skeleton = std::move(skeleton);
   cache_.push_back(entry);
