@@ -21,8 +21,9 @@ void check_input(const Tensor& x, const std::string& layer) {
 
 }  // namespace
 
-MaxPooling2D::MaxPooling2D(IntOrTuple pool_size, Options options)
-    : Layer({options.name, options.trainable, options.input_shape}, "max_pooling2d"),
+Pooling2D::Pooling2D(IntOrTuple pool_size, const Pooling2DOptions& options,
+                     const char* default_name)
+    : Layer({options.name, options.trainable, options.input_shape}, default_name),
       pool_size_(pool_size.expand(2, "pool_size")),
       strides_(options.strides ? options.strides->expand(2, "strides") : pool_size_),
       padding_(options.padding) {
@@ -33,12 +34,7 @@ MaxPooling2D::MaxPooling2D(IntOrTuple pool_size, Options options)
                  "': only data_format='channels_last' is supported");
 }
 
-Tensor MaxPooling2D::call(const Tensor& x, bool) {
-  check_input(x, name());
-  return max_pool2d(x, pool_size_, strides_, pool_padding(padding_, name()));
-}
-
-Config MaxPooling2D::get_config() const {
+Config Pooling2D::get_config() const {
   Config c = Layer::get_config();
   c.emplace_back("pool_size", config::repr(pool_size_));
   c.emplace_back("padding", config::repr(padding_));
@@ -47,29 +43,20 @@ Config MaxPooling2D::get_config() const {
   return c;
 }
 
-AveragePooling2D::AveragePooling2D(IntOrTuple pool_size, Options options)
-    : Layer({options.name, options.trainable, options.input_shape}, "average_pooling2d"),
-      pool_size_(pool_size.expand(2, "pool_size")),
-      strides_(options.strides ? options.strides->expand(2, "strides") : pool_size_),
-      padding_(options.padding) {
-  for (int64_t v : pool_size_) TFCC_CHECK_ARG(v > 0, "pool_size must be positive, got ", v);
-  for (int64_t v : strides_) TFCC_CHECK_ARG(v > 0, "strides must be positive, got ", v);
-  pool_padding(padding_, name());
-  TFCC_CHECK_ARG(options.data_format == "channels_last", "Layer '", name(),
-                 "': only data_format='channels_last' is supported");
+MaxPooling2D::MaxPooling2D(IntOrTuple pool_size, Options options)
+    : Pooling2D(pool_size, options, "max_pooling2d") {}
+
+Tensor MaxPooling2D::call(const Tensor& x, bool) {
+  check_input(x, name());
+  return max_pool2d(x, pool_size_, strides_, pool_padding(padding_, name()));
 }
+
+AveragePooling2D::AveragePooling2D(IntOrTuple pool_size, Options options)
+    : Pooling2D(pool_size, options, "average_pooling2d") {}
 
 Tensor AveragePooling2D::call(const Tensor& x, bool) {
   check_input(x, name());
   return avg_pool2d(x, pool_size_, strides_, pool_padding(padding_, name()));
-}
-
-Config AveragePooling2D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("pool_size", config::repr(pool_size_));
-  c.emplace_back("padding", config::repr(padding_));
-  c.emplace_back("strides", config::repr(strides_));
-  return c;
 }
 
 GlobalAveragePooling2D::GlobalAveragePooling2D(Options options)

@@ -1,8 +1,8 @@
 // Pooling layers (channels_last): MaxPooling2D, AveragePooling2D, GlobalAveragePooling2D,
 // GlobalMaxPooling2D.
 //
-//   layers::MaxPooling2D();                              // 2x2 windows, stride 2: (26, 26) -> (13,
-//   13) layers::AveragePooling2D(3, {.strides = 1, .padding = "same"});
+//   layers::MaxPooling2D();  // 2x2 windows, stride 2: (26, 26) -> (13, 13)
+//   layers::AveragePooling2D(3, {.strides = 1, .padding = "same"});
 //   layers::GlobalAveragePooling2D();                    // (b, h, w, c) -> (b, c)
 #pragma once
 
@@ -23,36 +23,38 @@ struct Pooling2DOptions {
   std::vector<int64_t> input_shape;
 };
 
-/// The maximum of each window.
-class MaxPooling2D : public Layer {
-  TFCC_KERAS_LAYER(MaxPooling2D)
+/// The windowed 2-D pooling layers' shared part: window, strides, padding and config.
+class Pooling2D : public Layer {
  public:
-  using Options = Pooling2DOptions;
-  explicit MaxPooling2D(IntOrTuple pool_size = 2, Options options = {});
   Config get_config() const override;
 
  protected:
-  Tensor call(const Tensor& inputs, bool training) override;
+  Pooling2D(IntOrTuple pool_size, const Pooling2DOptions& options, const char* default_name);
 
- private:
   std::vector<int64_t> pool_size_, strides_;
   std::string padding_;
 };
 
+/// The maximum of each window.
+class MaxPooling2D : public Pooling2D {
+  TFCC_KERAS_LAYER(MaxPooling2D)
+ public:
+  using Options = Pooling2DOptions;
+  explicit MaxPooling2D(IntOrTuple pool_size = 2, Options options = {});
+
+ protected:
+  Tensor call(const Tensor& inputs, bool training) override;
+};
+
 /// The mean of each window (padding never counted).
-class AveragePooling2D : public Layer {
+class AveragePooling2D : public Pooling2D {
   TFCC_KERAS_LAYER(AveragePooling2D)
  public:
   using Options = Pooling2DOptions;
   explicit AveragePooling2D(IntOrTuple pool_size = 2, Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
-
- private:
-  std::vector<int64_t> pool_size_, strides_;
-  std::string padding_;
 };
 
 /// Options of the global pooling layers.
