@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "tfcc/ops/fused_elementwise/fused_elementwise.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {
