@@ -100,8 +100,7 @@ TEST(InPlaceTest, FusedElementwiseInPlaceMatchesOutOfPlace) {
   Tensor expected = exp(a) * b + a;
   // Program: %2 = Exp(%0); %3 = Mul(%2, %1); %4 = AddV2(%3, %0).
   using fused_elementwise::opcode;
-  std::vector<int64_t> program = {opcode("Exp"), 0, -1, opcode("Mul"), 2, 1,
-                                  opcode("AddV2"), 3, 0};
+  std::vector<int64_t> program = {opcode("Exp"), 0, -1, opcode("Mul"), 2, 1, opcode("AddV2"), 3, 0};
   Attrs attrs{{"program", program}};
   attrs.set("N", int64_t{2});
   attrs.set("expression", std::string());

@@ -4,9 +4,9 @@
 
 #include "tfcc/graph/exec/plan.h"
 #include "tfcc/graph/trace/errors.h"
-#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/in_place.h"
 
 namespace tfcc::graph {
 namespace {

@@ -114,7 +114,9 @@ const std::vector<std::shared_ptr<const ExecutionPlan>>& ExecutionPlan::subplans
 
 std::string ExecutionPlan::to_string() const {
   const Graph& g = *graph_;
-  auto value_name = [&](ValueRef v) { return internal::str_cat(g.node(v.node).name, ":", v.index); };
+  auto value_name = [&](ValueRef v) {
+    return internal::str_cat(g.node(v.node).name, ":", v.index);
+  };
   std::string out = internal::str_cat("plan of '", g.name(), "'\n");
   for (int id = 0; id < g.num_nodes(); ++id) {
     const Node& n = g.node(id);

@@ -5,8 +5,8 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
-#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/elementwise/elementwise_internal.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 
 namespace tfcc {

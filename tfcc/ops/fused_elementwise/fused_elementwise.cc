@@ -2,8 +2,8 @@
 #include "tfcc/ops/fused_elementwise/fused_elementwise.h"
 
 #include "tfcc/ops/dispatch.h"
-#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/fused_elementwise/fused_elementwise_internal.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 
 namespace tfcc {

@@ -8,8 +8,8 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
-#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/unary/unary_internal.h"
 
 namespace tfcc {

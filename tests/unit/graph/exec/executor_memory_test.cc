@@ -97,6 +97,26 @@ TEST(ExecutorMemoryTest, VariableValueIsNotOverwritten) {
   EXPECT_EQ(v.read_value().to_vector<float>(), (std::vector<float>{1, -2, 3}));
 }
 
+TEST(ExecutorMemoryTest, OptimizerUpdatesInPlaceOnceTheStepsReadsAreDead) {
+  // The forward pass's read of w shares w's buffer; the plan drops it after its last reader, so
+  // the fused SGD update finds the buffer unshared and writes it in place (no copy-on-write).
+  Variable w(constant({1.f, 2.f, 3.f}), {.name = "w"});
+  auto step = function([&](Tensor x) {
+    GradientTape tape;
+    Tensor loss = reduce_sum(w.read_value() * x);
+    Tensor g = tape.gradient(loss, std::vector<Variable>{w})[0];
+    training::apply_gradient_descent(w, 0.5f, g);
+    return loss;
+  });
+  Tensor x = constant({1.f, 1.f, 2.f});
+  step(x);  // traces
+  const void* before = w.read_value().raw_data();
+  Tensor loss = step(x);
+  EXPECT_EQ(w.read_value().raw_data(), before);
+  EXPECT_EQ(w.read_value().to_vector<float>(), (std::vector<float>{0, 1, 1}));
+  EXPECT_EQ(loss.item<float>(), 0.5f * 1 + 1.5f * 1 + 2.f * 2);
+}
+
 TEST(ExecutorMemoryTest, IntermediatesAreFreedAfterTheirLastUse) {
   // Without in-place ops (MatMul declares none), a chain still holds at most two buffers at once:
   // each product is freed as soon as the next one has been computed.
@@ -118,9 +138,7 @@ TEST(ExecutorMemoryTest, IntermediatesAreFreedAfterTheirLastUse) {
 
 TEST(ExecutorMemoryTest, TracedChainPeaksBelowEager) {
   config::threading::set_intra_op_parallelism_threads(1);
-  auto chain = [](const Tensor& x) {
-    return sqrt(relu(tanh(exp(x * 0.5f) - 1.0f) + 2.0f) * 3.0f);
-  };
+  auto chain = [](const Tensor& x) { return sqrt(relu(tanh(exp(x * 0.5f) - 1.0f) + 2.0f) * 3.0f); };
   // Passes off: the memory saved here is the executor's, not the elementwise fusion's.
   auto traced = function([&](Tensor x) { return chain(x); }, {.passes = {.enabled = false}});
   Tensor x = random::uniform({kN}, -1, 1);

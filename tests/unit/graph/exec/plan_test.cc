@@ -99,9 +99,9 @@ TEST(ExecutionPlanTest, ValuesReadByControlFlowAreNeverLent) {
 }
 
 TEST(ExecutionPlanTest, PlansAreCachedPerGraph) {
-  auto g = std::make_shared<const Graph>(trace(
-      [](const std::vector<Tensor>& a) { return std::vector<Tensor>{relu(a[0] * 2.0f)}; },
-      {TensorSpec{PartialShape({2})}}));
+  auto g = std::make_shared<const Graph>(
+      trace([](const std::vector<Tensor>& a) { return std::vector<Tensor>{relu(a[0] * 2.0f)}; },
+            {TensorSpec{PartialShape({2})}}));
   auto p1 = ExecutionPlan::get(g);
   auto p2 = ExecutionPlan::get(g);
   EXPECT_EQ(p1.get(), p2.get());
