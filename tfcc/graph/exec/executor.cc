@@ -106,8 +106,6 @@ class Runner {
     throw InternalError("unknown node kind");
   }
 
-  RunStats* stats_;
-
   std::vector<Tensor> run_while(const ExecutionPlan& plan, int id, std::span<const Tensor> in) {
     const Node& n = plan.graph().node(id);
     const ExecutionPlan& cond = *plan.subplans(id)[0];
@@ -160,6 +158,8 @@ class Runner {
     }
     return out;
   }
+
+  RunStats* stats_;
 };
 
 }  // namespace
