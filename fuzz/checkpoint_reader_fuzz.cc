@@ -3,6 +3,10 @@
 //
 // Input: a 4-byte little-endian length n, n bytes of `.index`, the rest is the data file
 // (fuzz/corpus/checkpoint_reader_fuzz holds a real checkpoint in this form).
+//
+// The readers take a path prefix, so an input whose index parses is written to per-process files
+// in /dev/shm (memory, not disk); one whose index does not parse is rejected by the same table
+// reader before any file is opened, so it only runs the in-memory half.
 #include <unistd.h>
 
 #include <cstddef>
@@ -24,9 +28,15 @@ void put(const std::string& path, std::string_view bytes) {
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-void parse_in_memory(std::string_view index) {
+// Returns whether the index table parsed (the file-based half would reject it otherwise).
+bool parse_in_memory(std::string_view index) {
   using namespace tfcc::checkpoint;
-  auto entries = read_table(index, "fuzz.index");
+  std::vector<std::pair<std::string, std::string>> entries;
+  try {
+    entries = read_table(index, "fuzz.index");
+  } catch (const tfcc::Error&) {
+    return false;
+  }
   for (const auto& [key, value] : entries) {
     try {
       if (key.empty()) {
@@ -37,11 +47,12 @@ void parse_in_memory(std::string_view index) {
     } catch (const tfcc::Error&) {
     }
   }
+  return true;
 }
 
 void read_files(std::string_view index, std::string_view data) {
   static const std::string prefix =
-      "/tmp/tfcc_checkpoint_reader_fuzz_" + std::to_string(::getpid());
+      "/dev/shm/tfcc_checkpoint_reader_fuzz_" + std::to_string(::getpid());
   put(tfcc::checkpoint::index_filename(prefix), index);
   put(tfcc::checkpoint::data_filename(prefix, 0, 1), data);
   {
@@ -79,10 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bytes.remove_prefix(4);
   if (n > bytes.size()) n = static_cast<uint32_t>(bytes.size());
   std::string_view index = bytes.substr(0, n), rest = bytes.substr(n);
-  try {
-    parse_in_memory(index);
-  } catch (const tfcc::Error&) {
-  }
+  if (!parse_in_memory(index)) return 0;
   try {
     read_files(index, rest);
   } catch (const tfcc::Error&) {
