@@ -8,8 +8,7 @@
 // Why a cache: on these machines touching a freshly mapped 4 KiB page costs ~15 us, so a
 // framework that maps new memory per op spends most of its time in page faults
 // (shared/research/machine.md). Freed blocks go to per-size-class free lists; blocks of 2 MiB and
-// more are mapped with transparent huge pages. Each thread keeps a small lock-free front cache
-// (blocks up to 256 KiB, 4 MiB per thread), so threads allocating at once do not queue on a lock.
+// more are mapped with transparent huge pages.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +16,7 @@
 
 namespace tfcc {
 
-/// Byte counts an allocator keeps (exact across threads; the fields are read one after another).
+/// Byte counts an allocator keeps; all read at one instant.
 struct AllocatorStats {
   int64_t bytes_in_use = 0;  ///< bytes handed out and not yet freed (size-class rounded)
   int64_t peak_bytes_in_use = 0;
