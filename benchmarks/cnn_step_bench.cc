@@ -18,33 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_args.h"
 #include "benchmarks/cnn_step_model.h"
 #include "tfcc/graph/exec/plan.h"
 
 namespace {
-
-struct Args {
-  int threads = 2;
-  int64_t steps = 200;
-  std::string json;
-};
-
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--threads") == 0) {
-      a.threads = std::atoi(argv[i + 1]);
-    } else if (std::strcmp(argv[i], "--steps") == 0) {
-      a.steps = std::atoll(argv[i + 1]);
-    } else if (std::strcmp(argv[i], "--json") == 0) {
-      a.json = argv[i + 1];
-    } else {
-      std::fprintf(stderr, "cnn_step_bench: unknown option %s\n", argv[i]);
-      std::exit(2);
-    }
-  }
-  return a;
-}
 
 // Bytes above the starting level at the allocator's high-water mark while `fn` runs.
 template <typename F>
@@ -73,7 +51,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  const tfcc_bench::StepArgs args = tfcc_bench::parse_step_args(argc, argv, "cnn_step_bench", 200);
   tfcc::config::threading::set_intra_op_parallelism_threads(args.threads);
   tfcc_bench::SeedCnn cnn;
   auto eager_step = [&] { return cnn.step(cnn.x, cnn.labels); };

@@ -1,5 +1,5 @@
 // The seed CNN's training step written with raw ops and a GradientTape, for cnn_step_bench.cc.
-// Same architecture as the Keras model of fit_cnn_bench.cc and examples/keras_fit_cnn.cc:
+// Same architecture as the Keras model of examples/seed_cnn.h (fit_cnn_bench, the examples):
 //
 //   Conv2D(32, 3x3, relu, L2 0.02 on the kernel) -> MaxPool 2x2 -> Flatten -> Dropout(0.1)
 //   -> Dense(64, relu) -> BatchNormalization (momentum 0.99, eps 1e-3) -> Dense(10)

@@ -16,41 +16,15 @@
 #include <fstream>
 #include <string>
 
+#include "benchmarks/bench_args.h"
 #include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-namespace {
-
-struct Args {
-  int threads = 2;
-  int64_t steps = 300;
-  std::string json;
-};
-
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--threads") == 0) {
-      a.threads = std::atoi(argv[i + 1]);
-    } else if (std::strcmp(argv[i], "--steps") == 0) {
-      a.steps = std::atoll(argv[i + 1]);
-    } else if (std::strcmp(argv[i], "--json") == 0) {
-      a.json = argv[i + 1];
-    } else {
-      std::fprintf(stderr, "fit_cnn_bench: unknown option %s\n", argv[i]);
-      std::exit(2);
-    }
-  }
-  return a;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+  const tfcc_bench::StepArgs args = tfcc_bench::parse_step_args(argc, argv, "fit_cnn_bench", 300);
   tf::config::threading::set_intra_op_parallelism_threads(args.threads);
   tf::random::set_seed(42);
   auto [train, test] = tf::datasets::load("fashion_mnist");
