@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       std::printf("%-18s %d thr: %7.1f GFLOP/s\n", what.c_str(), threads, gflops);
     }
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s{\"what\": \"%s\", \"threads\": %d, \"gflops\": %.2f}",
+    std::snprintf(buf, sizeof buf, "%s{\"what\": \"%s\", \"threads\": %d, \"gflops\": %.4f}",
                   first ? "" : ", ", what.c_str(), threads, gflops);
     out += buf;
     first = false;

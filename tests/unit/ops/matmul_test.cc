@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "tfcc/ops/linalg/linalg_internal.h"
@@ -116,6 +118,8 @@ TEST(MatMul, ConcurrentCallsAgree) {
 // A product large enough for oneDNN's sgemm to want multi-MiB packing buffers: with the hook in,
 // they come from tfcc's allocator (huge pages, reused) and the result is still right.
 TEST(MatMul, LargeSgemmBuffersComeFromTfccAllocator) {
+  const char* off = std::getenv("TFCC_ONEDNN_HUGE_PAGES");
+  if (off != nullptr && std::string(off) == "0") GTEST_SKIP() << "TFCC_ONEDNN_HUGE_PAGES=0";
   ASSERT_TRUE(onednn::use_tfcc_memory_for_large_buffers());
   const int64_t n = 3000;
   std::vector<float> va(size_t(n * n)), vb(size_t(n * n));
