@@ -3,12 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <string>
 #include <thread>
 
 #include "tfcc/ops/linalg/linalg_internal.h"
-#include "tfcc/ops/linalg/onednn.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {
@@ -113,38 +110,6 @@ TEST(MatMul, ConcurrentCallsAgree) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 4; ++t) EXPECT_LT(worst[size_t(t)], 1e-4) << "thread " << t;
-}
-
-// A product large enough for oneDNN's sgemm to want multi-MiB packing buffers: with the hook in,
-// they come from tfcc's allocator (huge pages, reused) and the result is still right.
-TEST(MatMul, LargeSgemmBuffersComeFromTfccAllocator) {
-  const char* off = std::getenv("TFCC_ONEDNN_HUGE_PAGES");
-  if (off != nullptr && std::string(off) == "0") GTEST_SKIP() << "TFCC_ONEDNN_HUGE_PAGES=0";
-  ASSERT_TRUE(onednn::use_tfcc_memory_for_large_buffers());
-  const int64_t n = 3000;
-  std::vector<float> va(size_t(n * n)), vb(size_t(n * n));
-  for (int64_t i = 0; i < n * n; ++i) {
-    va[size_t(i)] = float((i * 7) % 13) * 0.125f - 0.75f;
-    vb[size_t(i)] = float((i * 5) % 11) * 0.25f - 1.25f;
-  }
-  Tensor a = Tensor::from_vector(va, {n, n}), b = Tensor::from_vector(vb, {n, n});
-  const AllocatorStats before = cpu_allocator().stats();
-  Tensor c = matmul(a, b);
-  Tensor c2 = matmul(a, b);
-  const AllocatorStats after = cpu_allocator().stats();
-  // Two outputs, plus oneDNN's packing buffers (at least one per call).
-  EXPECT_GE(after.num_allocs - before.num_allocs, 4);
-  std::vector<float> got = c.to_vector<float>();
-  for (int64_t i : {int64_t{0}, int64_t{1234}, n - 1}) {
-    for (int64_t j : {int64_t{0}, int64_t{2021}, n - 1}) {
-      double want = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        want += double(va[size_t(i * n + k)]) * double(vb[size_t(k * n + j)]);
-      }
-      EXPECT_NEAR(got[size_t(i * n + j)], want, 1e-3 * (1 + std::abs(want))) << i << "," << j;
-    }
-  }
-  EXPECT_EQ(c2.to_vector<float>(), got);
 }
 
 TEST(MatMul, IntegerMatmulWraps) {

@@ -254,9 +254,7 @@ bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   if (cb.out.empty()) {
     // A single matrix product: oneDNN's BLAS-style sgemm beats its matmul primitive here (about
     // 180 against 150 GFLOP/s on one core, shared/research/machine.md) and needs no primitive.
-    // Row-major, so the leading dimensions are the stored column counts. Its packing buffers
-    // come from tfcc's allocator once the hook is in (huge pages: 6-8% at n = 4096).
-    onednn::use_tfcc_memory_for_large_buffers();
+    // Row-major, so the leading dimensions are the stored column counts.
     dnnl_status_t st = dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.m, p.n, p.k, 1.0f, a,
                                   p.ta ? p.m : p.k, b, p.tb ? p.k : p.n, 0.0f, c, p.n);
     if (st == dnnl_success) return true;

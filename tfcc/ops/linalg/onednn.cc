@@ -6,10 +6,7 @@
 namespace tfcc::onednn {
 
 dnnl::engine& engine() {
-  static dnnl::engine* e = [] {
-    use_tfcc_memory_for_large_buffers();
-    return new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  }();
+  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *e;
 }
 

@@ -25,13 +25,8 @@
 
 namespace tfcc::onednn {
 
-/// The one CPU engine (its creation also installs use_tfcc_memory_for_large_buffers()).
+/// The one CPU engine.
 dnnl::engine& engine();
-
-/// Serves oneDNN's own work buffers of 256 KiB and more (dnnl_sgemm's packing buffers) from
-/// cpu_allocator(): huge pages, reused across calls (onednn_memory.cc says how). Idempotent;
-/// false if it is off (TFCC_ONEDNN_HUGE_PAGES=0) or could not be installed.
-bool use_tfcc_memory_for_large_buffers();
 /// This thread's stream (in-order, blocking after execute + wait).
 dnnl::stream& stream();
 
