@@ -1,5 +1,7 @@
 #include "tfcc/ops/op_def.h"
 
+#include "tfcc/ops/in_place.h"
+
 namespace tfcc {
 
 void op_error(const OpDef& op, const std::string& message) {
@@ -16,6 +18,11 @@ Tensor& KernelContext::allocate_output(int i) {
 }
 
 Tensor& KernelContext::allocate_output(int i, const Shape& shape) {
+  // A runtime may have offered the buffer of an input that dies with this call (in_place.h).
+  if (std::shared_ptr<Buffer> reused = DonatedInputs::take(call_, i, specs_[i].dtype, shape)) {
+    outputs_[i] = Tensor::with_buffer(specs_[i].dtype, shape, std::move(reused));
+    return outputs_[i];
+  }
   outputs_[i] = Tensor::empty(specs_[i].dtype, shape);
   return outputs_[i];
 }

@@ -1,8 +1,12 @@
 #include "tfcc/graph/exec/executor.h"
 
+#include <bit>
+
+#include "tfcc/graph/exec/plan.h"
 #include "tfcc/graph/trace/errors.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/in_place.h"
 
 namespace tfcc::graph {
 namespace {
@@ -17,37 +21,51 @@ bool scalar_truth(const Tensor& t, const Node& n) {
 
 class Runner {
  public:
-  std::vector<Tensor> run(const Graph& g, std::span<const Tensor> args) {
+  explicit Runner(RunStats* stats) : stats_(stats) {}
+
+  std::vector<Tensor> run(const ExecutionPlan& plan, std::span<const Tensor> args) {
+    const Graph& g = plan.graph();
     if (args.size() != g.args().size()) {
       throw InvalidArgumentError(internal::str_cat(
           "Function '", g.name(), "' takes ", g.args().size(), " arguments, got ", args.size()));
     }
     std::vector<std::vector<Tensor>> values(static_cast<size_t>(g.num_nodes()));
+    auto value = [&](ValueRef v) -> Tensor& {
+      return values[static_cast<size_t>(v.node)][static_cast<size_t>(v.index)];
+    };
     std::vector<Tensor> in;
     for (int id = 0; id < g.num_nodes(); ++id) {
       const Node& n = g.node(id);
+      const uint64_t lent = plan.donated_inputs(id);
       in.clear();
-      for (ValueRef v : n.inputs) {
-        in.push_back(values[static_cast<size_t>(v.node)][static_cast<size_t>(v.index)]);
+      for (size_t j = 0; j < n.inputs.size(); ++j) {
+        // A lent input is moved out: the kernel's argument is then its only holder.
+        if (j < 64 && (lent & (uint64_t{1} << j))) {
+          in.push_back(std::move(value(n.inputs[j])));
+        } else {
+          in.push_back(value(n.inputs[j]));
+        }
       }
       auto& out = values[static_cast<size_t>(id)];
       try {
-        out = run_node(g, n, in, args);
+        out = run_node(plan, id, in, args);
       } catch (const Error& e) {
         rethrow_with_note(e, node_error_note(g, n));
       }
+      in.clear();  // lent inputs not written over die here
+      for (ValueRef v : plan.released_after(id)) value(v) = Tensor();
     }
     std::vector<Tensor> result;
     result.reserve(g.outputs().size());
-    for (ValueRef v : g.outputs()) {
-      result.push_back(values[static_cast<size_t>(v.node)][static_cast<size_t>(v.index)]);
-    }
+    for (ValueRef v : g.outputs()) result.push_back(value(v));
     return result;
   }
 
  private:
-  std::vector<Tensor> run_node(const Graph& g, const Node& n, std::span<const Tensor> in,
+  std::vector<Tensor> run_node(const ExecutionPlan& plan, int id, std::span<const Tensor> in,
                                std::span<const Tensor> args) {
+    const Graph& g = plan.graph();
+    const Node& n = g.node(id);
     switch (n.kind) {
       case NodeKind::kArg: {
         const Tensor& a = args[static_cast<size_t>(n.arg_index)];
@@ -63,23 +81,35 @@ class Runner {
         return {n.value};
       case NodeKind::kOp: {
         OpCall call{*n.op, in, n.attrs, n.location};
-        return execute_eager(call);
+        const uint64_t lent = plan.donated_inputs(id);
+        if (stats_) ++stats_->kernels;
+        if (lent == 0) return execute_eager(call);
+        DonatedInputs offer(in, lent);
+        std::vector<Tensor> out = execute_eager(call);
+        if (stats_ && offer.taken() != 0) {
+          stats_->in_place_outputs += std::popcount(offer.taken());
+          stats_->in_place_nodes.push_back(n.name);
+        }
+        return out;
       }
       case NodeKind::kIf: {
         bool pred = scalar_truth(in[0], n);
         auto branch = pred ? in.subspan(1, static_cast<size_t>(n.split))
                            : in.subspan(1 + static_cast<size_t>(n.split));
-        return run(*n.subgraphs[pred ? 0 : 1], branch);
+        return run(*plan.subplans(id)[pred ? 0 : 1], branch);
       }
       case NodeKind::kWhile:
-        return run_while(n, in);
+        return run_while(plan, id, in);
       case NodeKind::kHostCall:
         return n.host->fn(in);
     }
     throw InternalError("unknown node kind");
   }
 
-  std::vector<Tensor> run_while(const Node& n, std::span<const Tensor> in) {
+  std::vector<Tensor> run_while(const ExecutionPlan& plan, int id, std::span<const Tensor> in) {
+    const Node& n = plan.graph().node(id);
+    const ExecutionPlan& cond = *plan.subplans(id)[0];
+    const ExecutionPlan& body = *plan.subplans(id)[1];
     const size_t nv = static_cast<size_t>(n.split);
     const size_t nc = static_cast<size_t>(n.cond_captures);
     std::vector<Tensor> cond_args(in.begin(), in.begin() + static_cast<long>(nv + nc));
@@ -88,11 +118,11 @@ class Runner {
     std::vector<std::vector<Tensor>> history(n.keep_history ? nv : 0);
     int64_t iterations = 0;
     while (n.maximum_iterations < 0 || iterations < n.maximum_iterations) {
-      if (!scalar_truth(run(*n.subgraphs[0], cond_args)[0], n)) break;
+      if (!scalar_truth(run(cond, cond_args)[0], n)) break;
       if (n.keep_history) {
         for (size_t k = 0; k < nv; ++k) history[k].push_back(cond_args[k]);
       }
-      std::vector<Tensor> next = run(*n.subgraphs[1], body_args);
+      std::vector<Tensor> next = run(body, body_args);
       for (size_t k = 0; k < nv; ++k) {
         if (!n.shapes[k].is_compatible_with(next[k].shape())) {
           throw InvalidArgumentError(internal::str_cat(
@@ -128,6 +158,8 @@ class Runner {
     }
     return out;
   }
+
+  RunStats* stats_;
 };
 
 }  // namespace
@@ -138,11 +170,16 @@ std::string node_error_note(const Graph& graph, const Node& node) {
 }
 
 std::vector<Tensor> run_graph(const Graph& graph, std::span<const Tensor> args) {
+  return run_plan(ExecutionPlan(graph), args);
+}
+
+std::vector<Tensor> run_plan(const ExecutionPlan& plan, std::span<const Tensor> args,
+                             RunStats* stats) {
   EagerContext eager;
   ExecutionContextScope scope(&eager);
   ObserverPause pause;
-  Runner runner;
-  return runner.run(graph, args);
+  Runner runner(stats);
+  return runner.run(plan, args);
 }
 
 }  // namespace tfcc::graph

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "tfcc/graph/exec/executor.h"
+#include "tfcc/graph/exec/plan.h"
 #include "tfcc/graph/trace/inline.h"
 #include "tfcc/platform/logging.h"
 
@@ -80,7 +81,8 @@ std::vector<Tensor> ConcreteFunction::operator()(std::span<const Tensor> args) c
     if (run_hook()) run_hook()(graph_);
   }
   if (has_op_observers()) return graph::call_inline(g, args);
-  return graph::run_graph(optimized_graph(), args);
+  // The plan (liveness, in-place outputs) is computed on the first call and cached per graph.
+  return graph::run_plan(*graph::ExecutionPlan::get(optimized_ ? optimized_ : graph_), args);
 }
 
 namespace internal {

@@ -6,6 +6,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/reduction/reduction.h"
 #include "tfcc/ops/unary/unary.h"
@@ -74,13 +75,16 @@ std::vector<Tensor> floormod_grad(const GradContext& g) {
 }
 
 OpDef& binary_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
-  return r.add(name)
-      .input("x", "T")
-      .input("y", "T")
-      .output("z", "T")
-      .type_attr("T", types)
-      .shape_fn(broadcast_shape)
-      .cpu_kernels(binary_cpu_kernel);
+  OpDef& op = r.add(name)
+                  .input("x", "T")
+                  .input("y", "T")
+                  .output("z", "T")
+                  .type_attr("T", types)
+                  .shape_fn(broadcast_shape)
+                  .cpu_kernels(binary_cpu_kernel);
+  // binary_loop reads an input of the output's shape only at the index it writes.
+  declare_in_place(op, 0, {0, 1});
+  return op;
 }
 
 OpDef& comparison_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {

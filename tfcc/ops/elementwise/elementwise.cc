@@ -6,6 +6,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise_internal.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 
 namespace tfcc {
@@ -88,6 +89,8 @@ void register_elementwise_ops(OpRegistry& r) {
       .shape_fn(add_n_shape)
       .cpu_kernels(elementwise_cpu_kernel)
       .gradient(add_n_grad);
+  // The kernel copies input 0 into the sum first, so only input 0 may hold it.
+  declare_in_place(*r.find("AddN"), 0, {0});
 }
 
 Tensor cast(const Tensor& x, DType dtype, Loc loc) {

@@ -3,6 +3,7 @@
 
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/fused_elementwise/fused_elementwise_internal.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 
 namespace tfcc {
@@ -115,6 +116,7 @@ void register_fused_elementwise_ops(OpRegistry& r) {
       .shape_fn(fused_elementwise::fused_shape)
       .cpu_kernels(fused_elementwise::lookup)
       .not_differentiable();
+  declare_in_place_any_input(*r.find("_FusedElementwise"), 0);
 }
 
 }  // namespace tfcc

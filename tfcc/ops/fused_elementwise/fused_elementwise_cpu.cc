@@ -5,6 +5,7 @@
 // block (the compiler vectorises each; AVX-512 where -march=native has it).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -259,6 +260,12 @@ void fused_kernel(KernelContext& ctx) {
       if (last_use[k] == i && reg_of[k] >= 0) free_regs.push_back(reg_of[k]);
     }
   }
+  // Written in place over an input (tfcc/ops/in_place.h), the last instruction goes to a spare
+  // register and is copied out: its loop must not read and write one array through restrict.
+  const bool in_place = std::any_of(in_ptr.begin(), in_ptr.end(), [&](const T* p) {
+    return static_cast<const void*>(p) == static_cast<const void*>(po);
+  });
+  const int final_reg = in_place ? num_regs++ : -1;
   constexpr int64_t kBlock = 8192 / sizeof(T);  // 8 KiB per register
   kernels::parallel_for(n, [&](int64_t lo, int64_t hi) {
     std::unique_ptr<T[]> scratch(new T[static_cast<size_t>(std::max(num_regs, 1)) * kBlock]);
@@ -287,9 +294,14 @@ void fused_kernel(KernelContext& ctx) {
       for (size_t i = 0; i < ni; ++i) {
         const Instr& in = code[i];
         if (in.scalar) continue;
-        T* dst = i + 1 == ni ? po + off : scratch.get() + static_cast<int64_t>(reg_of[i]) * kBlock;
+        const int reg = i + 1 == ni ? final_reg : reg_of[i];
+        T* dst = reg < 0 ? po + off : scratch.get() + static_cast<int64_t>(reg) * kBlock;
         apply<T>(in.code, operand(in.a, off),
                  arity(in.code) == 2 ? operand(in.b, off) : Operand<T>{}, dst, len);
+      }
+      if (in_place) {
+        std::memcpy(po + off, scratch.get() + static_cast<int64_t>(final_reg) * kBlock,
+                    static_cast<size_t>(len) * sizeof(T));
       }
     }
   });

@@ -2,6 +2,7 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/array/array_internal.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/nn/nn_internal.h"
 
@@ -82,6 +83,7 @@ void register_bias_add_ops(OpRegistry& r) {
         return {g.grads[0],
                 g.input_needed(1) ? bias_add_grad(g.grads[0], f, Loc::current()) : Tensor()};
       });
+  declare_in_place(*r.find("BiasAdd"), 0, {0});
   // Its gradient broadcasts the [C] gradient back over the input's shape.
   r.add("BiasAddGrad")
       .input("out_backprop", "T")

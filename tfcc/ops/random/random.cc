@@ -10,6 +10,7 @@
 
 #include "tfcc/ops/creation/creation_internal.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/random/random_internal.h"
 
 namespace tfcc {
@@ -213,6 +214,9 @@ void register_random_ops(OpRegistry& r) {
         return {random::fused_dropout_grad(g.grads[0], g.inputs[1], g.attrs.get<double>("rate")),
                 Tensor()};
       });
+  // Both kernels read x[i] (dy[i]) only to write y[i] (dx[i]).
+  declare_in_place(*r.find("FusedDropout"), 0, {0});
+  declare_in_place(*r.find("FusedDropoutGrad"), 0, {0});
   for (const char* name : {"RandomStandardNormal", "TruncatedNormal"}) {
     seeded(r.add(name)
                .output("output", "dtype")

@@ -9,6 +9,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/in_place.h"
 #include "tfcc/ops/unary/unary_internal.h"
 
 namespace tfcc {
@@ -26,12 +27,14 @@ GradFn rule(Rule r) {
 }
 
 OpDef& unary_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
-  return r.add(name)
-      .input("x", "T")
-      .output("y", "T")
-      .type_attr("T", types)
-      .shape_fn(same_shape)
-      .cpu_kernels(unary_cpu_kernel);
+  OpDef& op = r.add(name)
+                  .input("x", "T")
+                  .output("y", "T")
+                  .type_attr("T", types)
+                  .shape_fn(same_shape)
+                  .cpu_kernels(unary_cpu_kernel);
+  declare_in_place(op, 0, {0});  // unary_loop: y[i] = f(x[i])
+  return op;
 }
 
 Tensor call_unary(const OpDef& op, const Tensor& x, Loc loc) {
@@ -71,6 +74,7 @@ void register_unary_ops(OpRegistry& r) {
       .gradient([](const GradContext& g) -> std::vector<Tensor> {
         return {relu_grad(g.grads[0], g.inputs[1]), zeros_like(g.inputs[1])};
       });
+  declare_in_place(*r.find("ReluGrad"), 0, {0, 1});
   unary_op(r, "Exp", kFloatTypes).gradient(rule([](T, T y, T dy) { return multiply(dy, y); }));
   unary_op(r, "Log", kFloatTypes).gradient(rule([](T x, T, T dy) { return divide(dy, x); }));
   unary_op(r, "Log1p", kFloatTypes).gradient(rule([](T x, T, T dy) {
