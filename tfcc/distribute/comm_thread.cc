@@ -73,6 +73,12 @@ bool CommThread::wait(const CommJob& job, std::chrono::steady_clock::time_point 
 }
 
 void CommThread::run(std::function<void()> fn) {
+  // Counted as waiting from before the submission, so the job polls eagerly from its start.
+  state_->waiters.fetch_add(1, std::memory_order_relaxed);
+  struct Uncount {
+    State& state;
+    ~Uncount() { state.waiters.fetch_sub(1, std::memory_order_relaxed); }
+  } uncount{*state_};
   auto job = submit(std::move(fn));
   wait(*job, std::chrono::steady_clock::time_point::max());
 }
