@@ -4,12 +4,14 @@
 #   make test-asan  the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      builds and runs the benchmarks (tfcc next to its peers), prints tables
 #   make fuzz       builds the libFuzzer targets with clang and runs each FUZZ_RUNS times
+#                   (FUZZ_TARGETS="tfrecord_fuzz ..." runs only those)
 #   make test-tsan  the data pipeline tests under ThreadSanitizer
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 FUZZ_BUILD ?= build/fuzz
 FUZZ_RUNS ?= 1000000
+FUZZ_TARGETS ?=
 TSAN_BUILD ?= build/tsan
 CMAKE_FLAGS ?=
 # Paths under the checkout are hashed relative to it, so every clone shares one ccache.
@@ -60,7 +62,7 @@ $(FUZZ_BUILD)/CMakeCache.txt:
 
 fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
-	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
+	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
 # ThreadSanitizer over the input pipeline's tests (worker threads, prefetch, early destruction).
 # OMP_NUM_THREADS=1: GCC's OpenMP runtime is not TSan-instrumented and would report its own sync.

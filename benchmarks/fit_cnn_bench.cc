@@ -16,6 +16,7 @@
 #include <fstream>
 #include <string>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -46,21 +47,6 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-Sequential seed_cnn() {
-  return Sequential({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,7 +60,7 @@ int main(int argc, char** argv) {
   };
   auto data = train.map(scale).shuffle(10000).batch(64).repeat();
 
-  Sequential model = seed_cnn();
+  Sequential model = tfcc::examples::seed_cnn();
   model.compile({.optimizer = "adam",
                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
                  .metrics = {"accuracy"}});

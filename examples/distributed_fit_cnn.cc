@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -55,18 +56,7 @@ int main(int argc, char** argv) {
   std::optional<Sequential> model;
   {
     auto scope = strategy.scope();  // the model and its optimizer are mirrored
-    model.emplace(std::vector<LayerPtr>{
-        layers::Conv2D(32, 3,
-                       {.activation = "relu",
-                        .kernel_regularizer = regularizers::l2(0.02),
-                        .input_shape = {28, 28, 1}}),
-        layers::MaxPooling2D(),
-        layers::Flatten(),
-        layers::Dropout(0.1),
-        layers::Dense(64, {.activation = "relu"}),
-        layers::BatchNormalization(),
-        layers::Dense(10),
-    });
+    model.emplace(tfcc::examples::seed_cnn());
     model->compile({.optimizer = "adam",
                     .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
                     .metrics = {"accuracy"}});

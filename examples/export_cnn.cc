@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -35,18 +36,7 @@ int main(int argc, char** argv) {
     image = tf::cast(tf::reshape(image, {28, 28, 1}), tf::float32) / 255.0f;
     return std::tuple{image, label};
   };
-  Sequential model({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
+  Sequential model = tfcc::examples::seed_cnn();
   model.compile({.optimizer = "adam",
                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
                  .metrics = {"accuracy"}});

@@ -25,6 +25,7 @@
 //     print('  accuracy: {:.3f}'.format(accuracy_metric.result()))
 #include <cstdio>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -40,18 +41,7 @@ int main() {
   };
   auto train_data = mnist_train.map(scale).shuffle(10).batch(64).take(5);
 
-  Sequential model({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
+  Sequential model = tfcc::examples::seed_cnn();
   optimizers::Adam optimizer(0.001);
   losses::SparseCategoricalCrossentropy loss_fn({.from_logits = true});
   metrics::Mean loss_metric({.name = "train_loss"});

@@ -30,6 +30,7 @@
 #include <cstring>
 #include <string>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -61,18 +62,7 @@ int main(int argc, char** argv) {
     test_data = test_data.take(STEPS_PER_EPOCH);
   }
 
-  Sequential model({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
+  Sequential model = tfcc::examples::seed_cnn();
   model.summary();
   model.compile({.optimizer = "adam",
                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),

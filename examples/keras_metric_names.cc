@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include "examples/seed_cnn.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -27,18 +28,7 @@ int main() {
   // Five batches of 64, as the seed's STEPS_PER_EPOCH.
   auto train_data = mnist_train.map(scale).shuffle(10).batch(64).take(5);
 
-  Sequential model({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
+  Sequential model = tfcc::examples::seed_cnn();
   model.compile({.optimizer = optimizers::Adam(0.001),
                  .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
                  .metrics = {"acc", "accuracy",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target built in a fuzz build for N executions each and prints the counts.
-#   bash scripts/run-fuzz.sh [build/fuzz] [runs=1000000]
+#   bash scripts/run-fuzz.sh [build/fuzz] [runs=1000000] [target ...]   (default: every target)
 # Seeds come from fuzz/corpus/<target>/ (copied, so the repository is never written); a target
 # that finds a crash stops the script with its exit status and leaves the reproducer in
 # <build>/fuzz/findings/<target>/.
@@ -8,8 +8,14 @@ set -euo pipefail
 build=${1:-build/fuzz}
 runs=${2:-1000000}
 root=$(cd "$(dirname "$0")/.." && pwd)
+shift $(($# < 2 ? $# : 2))
 shopt -s nullglob
-targets=("$build"/fuzz/*_fuzz)
+if [ $# -gt 0 ]; then
+  targets=()
+  for t in "$@"; do targets+=("$build/fuzz/$t"); done
+else
+  targets=("$build"/fuzz/*_fuzz)
+fi
 if [ ${#targets[@]} -eq 0 ]; then
   echo "no fuzz targets in $build/fuzz (run: make fuzz)" >&2
   exit 1
@@ -17,6 +23,10 @@ fi
 printf '%-28s %14s %10s %s\n' target executions seconds result
 for bin in "${targets[@]}"; do
   name=$(basename "$bin")
+  if [ ! -x "$bin" ]; then
+    echo "no fuzz target $bin (run: make fuzz)" >&2
+    exit 1
+  fi
   work="$build/fuzz/work/$name"
   findings="$build/fuzz/findings/$name"
   rm -rf "$work"

@@ -9,17 +9,7 @@ set -u
 export_cnn=$1
 tfcc=$2
 work=$3
-rm -rf "$work"
-mkdir -p "$work"
-failures=0
-check() {  # check DESCRIPTION GREP_PATTERN FILE
-  if grep -qE -- "$2" "$3"; then
-    echo "ok: $1"
-  else
-    echo "FAIL: $1 (pattern '$2' not found in $3)"
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/checks.sh"
 
 "$export_cnn" "$work" --steps 40 || { echo "FAIL: export_cnn failed"; exit 1; }
 
@@ -51,7 +41,7 @@ fi
 "$tfcc" saved-model run "$work/export" --signature nope --input "$input=$work/images.npy" \
   > /dev/null 2> "$work/err1.txt"
 rc=$?
-[ $rc -eq 1 ] || { echo "FAIL: unknown signature gave exit status $rc"; failures=$((failures + 1)); }
+expect_status 1 $rc "unknown signature"
 check "unknown signature reported" "No signature 'nope'" "$work/err1.txt"
 
 # A flipped byte in the variables' data file: exit status 1, DataLossError naming the file.
@@ -63,11 +53,7 @@ printf '\x55' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
   > /dev/null 2> "$work/err2.txt"
 rc=$?
 cat "$work/err2.txt"
-[ $rc -eq 1 ] || { echo "FAIL: damaged export gave exit status $rc"; failures=$((failures + 1)); }
+expect_status 1 $rc "damaged export"
 check "corruption reported" "DataLossError: .*variables.data-00000-of-00001.*checksum" "$work/err2.txt"
 
-if [ $failures -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all checks passed"
+finish

@@ -6,17 +6,7 @@ set -u
 writer=$1
 tfcc=$2
 work=$3
-rm -rf "$work"
-mkdir -p "$work"
-failures=0
-check() {  # check DESCRIPTION GREP_PATTERN FILE
-  if grep -qE -- "$2" "$3"; then
-    echo "ok: $1"
-  else
-    echo "FAIL: $1 (pattern '$2' not found in $3)"
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/checks.sh"
 
 "$writer" "$work/logs" || { echo "FAIL: summary_log_writer failed"; exit 1; }
 "$tfcc" summary "$work/logs" > "$work/out.txt" 2> "$work/err.txt"
@@ -41,17 +31,13 @@ printf '\x55' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
 "$tfcc" summary "$work/logs" > "$work/out2.txt" 2> "$work/err2.txt"
 rc=$?
 cat "$work/err2.txt"
-[ $rc -eq 1 ] || { echo "FAIL: corrupted file gave exit status $rc, expected 1"; failures=$((failures + 1)); }
+expect_status 1 $rc "corrupted file"
 check "corruption reported with file and offset" "error: .*tfevents.*corrupted record at offset [0-9]+" \
   "$work/err2.txt"
 
 "$tfcc" summary "$work/no-such-dir" > /dev/null 2> "$work/err3.txt"
 rc=$?
-[ $rc -eq 1 ] || { echo "FAIL: missing logdir gave exit status $rc"; failures=$((failures + 1)); }
+expect_status 1 $rc "missing logdir"
 check "missing logdir reported" "No such log directory" "$work/err3.txt"
 
-if [ $failures -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all checks passed"
+finish

@@ -8,10 +8,16 @@
 //
 // Each worker runs its calls with one OpenMP thread: the N calls in flight already use the
 // cores, and N OpenMP teams of all cores each would oversubscribe them.
+//
+// Cheap functions are handed over in runs: a task maps `chunk` consecutive elements, where chunk
+// grows so a task lasts about 50 us (measured mean call time). One hand-off per element cost more
+// than the seed's two-op map itself: with it, AUTOTUNE ran the seed pipeline at a fifth of the
+// sequential map's speed. Results still land in per-element slots, in input order.
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -43,7 +49,7 @@ class ParallelMapIt : public IteratorBase {
         input_(n->input()->make_iterator()),
         threads_(n->options().num_parallel_calls == AUTOTUNE ? autotune_threads()
                                                              : n->options().num_parallel_calls),
-        // Twice the threads in flight, so a worker always has a next element while the consumer
+        // Twice the threads' runs in flight, so a worker always has a next run while the consumer
         // is away.
         max_in_flight_(2 * threads_) {}
 
@@ -112,7 +118,7 @@ class ParallelMapIt : public IteratorBase {
   void restore(StateReader& r) override {
     input_done_ = r.read_i64() != 0;
     uint64_t n = r.read_u64();
-    if (n > static_cast<uint64_t>(max_in_flight_) && n > 1024) {
+    if (n > static_cast<uint64_t>(max_in_flight_ * 64) && n > 1024) {
       throw DataLossError("ParallelMapDataset: saved buffer is too large");
     }
     slots_.clear();
@@ -133,47 +139,76 @@ class ParallelMapIt : public IteratorBase {
   }
 
  private:
+  // Elements a task maps: enough that a task lasts about kTaskNs at the measured mean call time.
+  int64_t chunk() const {
+    constexpr int64_t kTaskNs = 50'000, kMaxChunk = 64;
+    const int64_t mean = mean_call_ns_.load(std::memory_order_relaxed);
+    if (mean <= 0) return 1;  // nothing measured yet
+    return std::clamp<int64_t>(kTaskNs / mean, 1, kMaxChunk);
+  }
+
   void fill() {
     if (!pool_) pool_ = std::make_unique<ThreadPool>(static_cast<int>(threads_));
-    while (!input_done_ && static_cast<int64_t>(slots_.size()) < max_in_flight_) {
-      auto slot = std::make_shared<Slot>();
-      std::optional<Element> e;
-      try {
-        e = input_->next();
-      } catch (...) {
-        slot->error = std::current_exception();
-        slot->done = true;
-        std::lock_guard<std::mutex> lock(mu_);
-        slots_.push_back(std::move(slot));
-        continue;
+    const int64_t k = chunk();
+    const int64_t limit = max_in_flight_ * k;
+    while (!input_done_ && static_cast<int64_t>(slots_.size()) < limit) {
+      std::vector<std::pair<std::shared_ptr<Slot>, Element>> run;
+      while (static_cast<int64_t>(run.size()) < k && !input_done_ &&
+             static_cast<int64_t>(slots_.size()) < limit) {
+        auto slot = std::make_shared<Slot>();
+        std::optional<Element> e;
+        try {
+          e = input_->next();
+        } catch (...) {
+          slot->error = std::current_exception();
+          slot->done = true;
+          std::lock_guard<std::mutex> lock(mu_);
+          slots_.push_back(std::move(slot));
+          break;  // the elements before it go as one run; the next run starts after it
+        }
+        if (!e) {
+          input_done_ = true;
+          break;
+        }
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          slots_.push_back(slot);
+        }
+        run.emplace_back(std::move(slot), std::move(*e));
       }
-      if (!e) {
-        input_done_ = true;
-        break;
-      }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        slots_.push_back(slot);
-      }
-      pool_->submit([this, slot, element = std::move(*e)] {
+      if (!run.empty()) submit(std::move(run));
+    }
+  }
+
+  void submit(std::vector<std::pair<std::shared_ptr<Slot>, Element>> run) {
+    pool_->submit([this, run = std::move(run)] {
+      thread_local bool single_threaded = (omp_set_num_threads(1), true);
+      (void)single_threaded;
+      for (const auto& [slot, element] : run) {
         std::optional<Element> result;
         std::exception_ptr error;
-        thread_local bool single_threaded = (omp_set_num_threads(1), true);
-        (void)single_threaded;
         if (!cancelled_.load()) {
+          const auto start = std::chrono::steady_clock::now();
           try {
             result = n_->fn()(element);
           } catch (...) {
             error = std::current_exception();
           }
+          const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
+          // Exponential mean over calls (weight 1/8); races between workers only blur it.
+          const int64_t mean = mean_call_ns_.load(std::memory_order_relaxed);
+          mean_call_ns_.store(mean <= 0 ? std::max<int64_t>(ns, 1) : mean + (ns - mean) / 8,
+                              std::memory_order_relaxed);
         }
         std::lock_guard<std::mutex> lock(mu_);
         slot->result = std::move(result);
         slot->error = error;
         slot->done = true;
         cv_.notify_all();
-      });
-    }
+      }
+    });
   }
 
   const MapNode* n_;
@@ -185,6 +220,7 @@ class ParallelMapIt : public IteratorBase {
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Slot>> slots_;  // input order; guarded by mu_
   std::atomic<bool> cancelled_{false};
+  std::atomic<int64_t> mean_call_ns_{0};
   std::unique_ptr<ThreadPool> pool_;  // last member: destroyed (joined) first
 };
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "examples/seed_cnn.h"
 #include "tests/unit/keras/layers/layer_test_util.h"
 #include "tfcc/tfcc.h"
 
@@ -39,18 +40,7 @@ TEST(GlobalPooling2D, ReduceHeightAndWidth) {
 
 TEST(SeedCnn, SummaryMatchesKeras) {
   backend::clear_session();
-  Sequential model({
-      layers::Conv2D(32, 3,
-                     {.activation = "relu",
-                      .kernel_regularizer = regularizers::l2(0.02),
-                      .input_shape = {28, 28, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(64, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(10),
-  });
+  Sequential model = tfcc::examples::seed_cnn();
   // The table tf.keras 2.x prints for the seed's model.
   const std::string expected =
       "Model: \"sequential\"\n"
