@@ -153,7 +153,7 @@ StepLogs Model::train_step(const data::Element& batch) {
   Tensor loss = compute_loss(y, y_pred, sw);
   // Read after the forward pass: a subclassed model creates its weights on its first call.
   auto vars = trainable_variables();
-  auto grads = distributed::average_gradients(*this, tape.gradient(loss, vars));
+  auto grads = distributed::gradients(*this, tape, loss, vars);
   optimizer_->apply_gradients(grads, vars);
   return compute_metrics(y, y_pred, sw);
 }
