@@ -45,6 +45,37 @@ regularizers::Spec reg(const Json& config, const std::string& key) {
   return v ? regularizer_from_config(*v) : regularizers::Spec();
 }
 
+// The options a layer's config shares with others, filled from the config for whichever of
+// these members the options struct has: the table of keys below, applied by `requires`.
+template <typename Options>
+Options common_options(const Json& c) {
+  const LayerArgs a = layer_args_from_config(c);
+  Options o;
+  o.name = a.name;
+  o.trainable = a.trainable;
+  if constexpr (requires { o.input_shape; }) o.input_shape = a.input_shape;
+  if constexpr (requires { o.dtype; }) o.dtype = a.dtype;
+  if constexpr (requires { o.activation; }) o.activation = str(c, "activation", "linear");
+  if constexpr (requires { o.use_bias; }) o.use_bias = flag(c, "use_bias", true);
+  if constexpr (requires { o.padding; }) o.padding = str(c, "padding", "valid");
+  if constexpr (requires { o.data_format; }) {
+    o.data_format = str(c, "data_format", "channels_last");
+  }
+  if constexpr (requires { o.kernel_regularizer; }) {
+    for (auto [key, member] : {std::pair{"kernel_regularizer", &Options::kernel_regularizer},
+                               {"bias_regularizer", &Options::bias_regularizer},
+                               {"activity_regularizer", &Options::activity_regularizer}}) {
+      o.*member = reg(c, key);
+    }
+  }
+  if constexpr (requires { o.strides; }) {
+    if (const Json* v = c.find("strides"); v && !v->is_null()) {
+      o.strides = int_or_tuple(*v, "strides");
+    }
+  }
+  return o;
+}
+
 // The built-in layers' factories: the inverse of their get_config.
 std::map<std::string, LayerFactory> builtins() {
   std::map<std::string, LayerFactory> m;
@@ -60,18 +91,8 @@ std::map<std::string, LayerFactory> builtins() {
                             .dtype = dtype_from_name(str(c, "dtype", "float32"))});
   };
   m["Dense"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Dense>(
-        c.at("units").as_int("units"),
-        layers::Dense::Options{.activation = str(c, "activation", "linear"),
-                               .use_bias = flag(c, "use_bias", true),
-                               .kernel_regularizer = reg(c, "kernel_regularizer"),
-                               .bias_regularizer = reg(c, "bias_regularizer"),
-                               .activity_regularizer = reg(c, "activity_regularizer"),
-                               .name = a.name,
-                               .trainable = a.trainable,
-                               .input_shape = a.input_shape,
-                               .dtype = a.dtype});
+    return std::make_shared<layers::Dense>(c.at("units").as_int("units"),
+                                           common_options<layers::Dense::Options>(c));
   };
   m["Activation"] = [](const Json& c) {
     return std::make_shared<layers::Activation>(str(c, "activation", "linear"),
@@ -85,69 +106,45 @@ std::map<std::string, LayerFactory> builtins() {
                                              layer_args_from_config(c));
   };
   m["Dropout"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    const Json* ns = c.find("noise_shape");
-    return std::make_shared<layers::Dropout>(
-        c.at("rate").as_number("rate"),
-        layers::Dropout::Options{.noise_shape = ns && !ns->is_null() ? int_list(*ns, "noise_shape")
-                                                                     : std::vector<int64_t>{},
-                                 .seed = optional_int(c, "seed"),
-                                 .name = a.name,
-                                 .trainable = a.trainable,
-                                 .input_shape = a.input_shape});
+    auto o = common_options<layers::Dropout::Options>(c);
+    if (const Json* ns = c.find("noise_shape"); ns && !ns->is_null()) {
+      o.noise_shape = int_list(*ns, "noise_shape");
+    }
+    o.seed = optional_int(c, "seed");
+    return std::make_shared<layers::Dropout>(c.at("rate").as_number("rate"), o);
   };
   m["Conv2D"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Conv2D>(
-        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"),
-        layers::Conv2D::Options{
-            .strides = int_or_tuple(c.at("strides"), "strides"),
-            .padding = str(c, "padding", "valid"),
-            .data_format = str(c, "data_format", "channels_last"),
-            .dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate"),
-            .groups = optional_int(c, "groups").value_or(1),
-            .activation = str(c, "activation", "linear"),
-            .use_bias = flag(c, "use_bias", true),
-            .kernel_regularizer = reg(c, "kernel_regularizer"),
-            .bias_regularizer = reg(c, "bias_regularizer"),
-            .activity_regularizer = reg(c, "activity_regularizer"),
-            .name = a.name,
-            .trainable = a.trainable,
-            .input_shape = a.input_shape,
-            .dtype = a.dtype});
+    auto o = common_options<layers::Conv2D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.groups = optional_int(c, "groups").value_or(1);
+    return std::make_shared<layers::Conv2D>(c.at("filters").as_int("filters"),
+                                            int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
   };
   m["MaxPooling2D"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::MaxPooling2D>(
-        int_or_tuple(c.at("pool_size"), "pool_size"),
-        layers::MaxPooling2D::Options{.strides = int_or_tuple(c.at("strides"), "strides"),
-                                      .padding = str(c, "padding", "valid"),
-                                      .data_format = str(c, "data_format", "channels_last"),
-                                      .name = a.name,
-                                      .trainable = a.trainable,
-                                      .input_shape = a.input_shape});
+    return std::make_shared<layers::MaxPooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
+                                                  common_options<layers::Pooling2DOptions>(c));
+  };
+  m["AveragePooling2D"] = [](const Json& c) {
+    return std::make_shared<layers::AveragePooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
+                                                      common_options<layers::Pooling2DOptions>(c));
   };
   m["BatchNormalization"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::BatchNormalization>(
-        layers::BatchNormalization::Options{.axis = optional_int(c, "axis").value_or(-1),
-                                            .momentum = num(c, "momentum", 0.99),
-                                            .epsilon = num(c, "epsilon", 1e-3),
-                                            .center = flag(c, "center", true),
-                                            .scale = flag(c, "scale", true),
-                                            .name = a.name,
-                                            .trainable = a.trainable,
-                                            .input_shape = a.input_shape,
-                                            .dtype = a.dtype});
+    auto o = common_options<layers::BatchNormalization::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    o.momentum = num(c, "momentum", 0.99);
+    o.epsilon = num(c, "epsilon", 1e-3);
+    o.center = flag(c, "center", true);
+    o.scale = flag(c, "scale", true);
+    return std::make_shared<layers::BatchNormalization>(o);
   };
   m["Add"] = [](const Json& c) { return std::make_shared<layers::Add>(layer_args_from_config(c)); };
   m["Multiply"] = [](const Json& c) {
     return std::make_shared<layers::Multiply>(layer_args_from_config(c));
   };
   m["Concatenate"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Concatenate>(layers::Concatenate::Options{
-        .axis = optional_int(c, "axis").value_or(-1), .name = a.name, .trainable = a.trainable});
+    auto o = common_options<layers::Concatenate::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    return std::make_shared<layers::Concatenate>(o);
   };
   return m;
 }
