@@ -205,6 +205,7 @@ void register_array_ops(OpRegistry& r) {
   unary_array(r, "StopGradient").shape_fn(same_shape).not_differentiable();
   register_slicing_ops(r);
   register_gather_scatter_ops(r);
+  register_broadcast_gradient_ops(r);
 }
 
 // ---- API ------------------------------------------------------------------------------------

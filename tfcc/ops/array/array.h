@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <source_location>
+#include <utility>
 #include <vector>
 
 #include "tfcc/core/index.h"
@@ -77,6 +78,23 @@ Tensor rank(const Tensor& x, Loc loc = Loc::current());
 Tensor identity(const Tensor& x, Loc loc = Loc::current());
 /// The same value, but gradients do not flow through it.
 Tensor stop_gradient(const Tensor& x, Loc loc = Loc::current());
+
+/// TensorFlow's BroadcastGradientArgs: for two shapes (int32 or int64 vectors) that broadcast
+/// together, the axes of the broadcast result along which each was broadcast (where it has size
+/// 1, counting missing leading dimensions as 1): a gradient of the result summed over r0 has s0's
+/// elements. Incompatible shapes raise InvalidArgumentError "Incompatible shapes: [2,3] vs. [4]".
+///
+///   auto [r0, r1] = tfcc::broadcast_gradient_args(tfcc::constant({2, 3, 5}),
+///                                                 tfcc::constant({3, 1}));   // [], [0, 2]
+std::pair<Tensor, Tensor> broadcast_gradient_args(const Tensor& s0, const Tensor& s1,
+                                                  Loc loc = Loc::current());
+/// Sums `input` over the run-time axes `reduction_indices` keeping them as size 1, then gives
+/// the result the run-time `shape` (the kept shape without some leading 1s): TensorFlow's
+/// Reshape(Sum(input, axes, keep_dims=True), shape) for axes and shapes known only when a traced
+/// function runs. `shape_hint` is the static shape as far as known at trace time (-1: unknown
+/// dimension; its length must be `shape`'s to be used). Op _SumToShape.
+Tensor sum_to_shape(const Tensor& input, const Tensor& reduction_indices, const Tensor& shape,
+                    std::vector<int64_t> shape_hint = {}, Loc loc = Loc::current());
 
 /// x[indices...] with NumPy / TensorFlow semantics, through strided_slice.
 Tensor index(const Tensor& x, const std::vector<Index>& indices, Loc loc = Loc::current());

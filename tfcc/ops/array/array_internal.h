@@ -43,6 +43,22 @@ void register_slicing_ops(OpRegistry& r);
 /// Registers GatherV2, GatherNd, ScatterNd, TensorScatterUpdate (gather_scatter.cc).
 void register_gather_scatter_ops(OpRegistry& r);
 
+/// Registers BroadcastGradientArgs and _SumToShape (broadcast_gradient.cc).
+void register_broadcast_gradient_ops(OpRegistry& r);
+/// Their CPU kernels (broadcast_gradient_cpu.cc).
+KernelFn broadcast_gradient_cpu_kernel(const std::string& op, DType dtype);
+
+/// The axes (ascending, in the broadcast result's numbering) along which each of two shapes was
+/// broadcast: every axis where the shape, padded with leading 1s, has size 1. Fails through `op`
+/// with TensorFlow's "Incompatible shapes: [2,3] vs. [4]" when the shapes do not broadcast.
+struct BroadcastReduction {
+  std::vector<int64_t> axes0, axes1;
+};
+BroadcastReduction broadcast_gradient_axes(const OpDef& op, const std::vector<int64_t>& s0,
+                                           const std::vector<int64_t>& s1);
+/// The values of an int32 or int64 tensor.
+std::vector<int64_t> index_values(const Tensor& t);
+
 /// "[2,3]": dimensions as TensorFlow's messages print them.
 std::string dims_str(const std::vector<int64_t>& dims);
 /// The fully known dimensions of `t`; UnimplementedError naming `what` otherwise.

@@ -1,6 +1,8 @@
 // Definitions of the binary family: signatures, shape functions, gradient rules, typed API.
 #include "tfcc/ops/binary/binary.h"
 
+#include <optional>
+
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary_internal.h"
 #include "tfcc/ops/creation/creation.h"
@@ -30,8 +32,8 @@ Tensor call_binary(const OpDef& op, const Operand& x, const Operand& y, Loc loc)
 
 // Gradient helpers: each rule returns the gradient for x and y, summed back to their shapes.
 std::vector<Tensor> reduce_pair(const GradContext& g, const Tensor& gx, const Tensor& gy) {
-  return {gx.defined() ? sum_to_shape_of(gx, g.inputs[0]) : Tensor(),
-          gy.defined() ? sum_to_shape_of(gy, g.inputs[1]) : Tensor()};
+  return {gx.defined() ? sum_to_shape_of(gx, g.inputs[0], g.inputs[1]) : Tensor(),
+          gy.defined() ? sum_to_shape_of(gy, g.inputs[1], g.inputs[0]) : Tensor()};
 }
 
 std::vector<Tensor> add_grad(const GradContext& g) {
@@ -169,21 +171,67 @@ Tensor logical_xor(const Operand& x, const Operand& y, Loc loc) {
   return logical_and(logical_or(x, y, loc), logical_not(logical_and(x, y, loc), loc), loc);
 }
 
-Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, Loc loc) {
+namespace {
+
+// The axes of `grad` (shaped like a broadcast result) to sum so that it gets `like`'s shape,
+// decided from static shapes; nullopt when some axis can only be decided at run time (`like`'s
+// dimension unknown and possibly 1 while the result's is not). `other`, when given, is the other
+// input of the broadcasting op: where it is absent or 1, the result's dimension is `like`'s.
+std::optional<std::vector<int64_t>> static_reduction_axes(const PartialShape& gs,
+                                                          const PartialShape& ls,
+                                                          const Tensor* other) {
+  if (!gs.rank_known() || !ls.rank_known() || ls.rank() > gs.rank()) return std::nullopt;
+  const PartialShape os = other ? other->partial_shape() : PartialShape();
+  const int lead = gs.rank() - ls.rank();
+  std::vector<int64_t> axes;
+  for (int i = 0; i < gs.rank(); ++i) {
+    if (i < lead) {
+      axes.push_back(i);
+      continue;
+    }
+    const int64_t ld = ls.dim(i - lead), gd = gs.dim(i);
+    if (ld == 1) {
+      if (gd != 1) axes.push_back(i);  // broadcast (or maybe broadcast: summing size 1 is a no-op)
+      continue;
+    }
+    if (ld >= 0 || gd == 1) continue;  // not broadcast
+    if (!os.rank_known()) return std::nullopt;
+    const int oi = i - (gs.rank() - os.rank());
+    if (oi >= 0 && os.dim(oi) != 1) return std::nullopt;
+  }
+  return axes;
+}
+
+Tensor reduce_broadcast_gradient(const Tensor& grad, const Tensor& like, const Tensor* other,
+                                 Loc loc) {
   PartialShape gs = grad.partial_shape(), ls = like.partial_shape();
   if (gs.is_fully_defined() && ls.is_fully_defined() && gs == ls) return grad;
-  if (!gs.is_fully_defined() || !ls.is_fully_defined()) {
-    throw UnimplementedError("Gradient of a broadcasting op with shapes not known at trace time: " +
-                             gs.to_string() + " vs. " + ls.to_string());
+  std::optional<std::vector<int64_t>> axes = static_reduction_axes(gs, ls, other);
+  if (!axes) {
+    // Only the run-time shapes tell (TensorFlow's BroadcastGradientArgs + Sum + Reshape).
+    Tensor like_shape = shape(like, int64, loc);
+    Tensor r = broadcast_gradient_args(like_shape, shape(grad, int64, loc), loc).first;
+    return sum_to_shape(grad, r, like_shape, ls.rank_known() ? ls.dims() : std::vector<int64_t>{},
+                        loc);
   }
-  const Shape g = gs.to_shape(), l = ls.to_shape();
-  std::vector<int64_t> axes;
-  int lead = g.rank() - l.rank();
-  for (int i = 0; i < g.rank(); ++i) {
-    if (i < lead || (l.dim(i - lead) == 1 && g.dim(i) != 1)) axes.push_back(i);
+  Tensor summed = axes->empty() ? grad : reduce_sum(grad, *axes, false, loc);
+  if (ls.is_fully_defined()) return reshape(summed, ls.dims(), loc);
+  // Unknown dimensions are never summed: restore the summed size-1 dimensions of `like`.
+  const int lead = gs.rank() - ls.rank();
+  for (int64_t a : *axes) {
+    if (a >= lead) summed = expand_dims(summed, a - lead, loc);
   }
-  Tensor summed = axes.empty() ? grad : reduce_sum(grad, axes, false, loc);
-  return reshape(summed, l.dims(), loc);
+  return summed;
+}
+
+}  // namespace
+
+Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, Loc loc) {
+  return reduce_broadcast_gradient(grad, like, nullptr, loc);
+}
+
+Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, const Tensor& other, Loc loc) {
+  return reduce_broadcast_gradient(grad, like, &other, loc);
 }
 
 }  // namespace tfcc

@@ -57,7 +57,13 @@ Tensor logical_or(const Operand& x, const Operand& y, Loc loc = Loc::current());
 Tensor logical_xor(const Operand& x, const Operand& y, Loc loc = Loc::current());
 
 /// Sums `grad` (shaped like a broadcast result) down to the shape of `like`: the gradient of a
-/// broadcasting op with respect to the input `like`.
+/// broadcasting op with respect to the input `like`. Decided from static shapes where they tell;
+/// otherwise (inside a traced function, a dimension of `like` unknown and possibly broadcast) by
+/// broadcast_gradient_args and sum_to_shape on the run-time shapes, as TensorFlow does.
 Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, Loc loc = Loc::current());
+/// The same for a binary op whose other input is `other`: where `other` is absent or has size 1,
+/// the result has `like`'s size, so more cases are decided at trace time.
+Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, const Tensor& other,
+                       Loc loc = Loc::current());
 
 }  // namespace tfcc
