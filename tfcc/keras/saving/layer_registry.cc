@@ -4,11 +4,14 @@
 #include <mutex>
 
 #include "tfcc/keras/engine/keras_tensor.h"
+#include "tfcc/keras/layers/activation_layers.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
+#include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/rnn.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -61,12 +64,11 @@ Options common_options(const Json& c) {
   if constexpr (requires { o.data_format; }) {
     o.data_format = str(c, "data_format", "channels_last");
   }
-  if constexpr (requires { o.kernel_regularizer; }) {
-    for (auto [key, member] : {std::pair{"kernel_regularizer", &Options::kernel_regularizer},
-                               {"bias_regularizer", &Options::bias_regularizer},
-                               {"activity_regularizer", &Options::activity_regularizer}}) {
-      o.*member = reg(c, key);
-    }
+  if constexpr (requires { o.kernel_regularizer; })
+    o.kernel_regularizer = reg(c, "kernel_regularizer");
+  if constexpr (requires { o.bias_regularizer; }) o.bias_regularizer = reg(c, "bias_regularizer");
+  if constexpr (requires { o.activity_regularizer; }) {
+    o.activity_regularizer = reg(c, "activity_regularizer");
   }
   if constexpr (requires { o.strides; }) {
     if (const Json* v = c.find("strides"); v && !v->is_null()) {
@@ -74,6 +76,23 @@ Options common_options(const Json& c) {
     }
   }
   return o;
+}
+
+// SimpleRNN / LSTM / GRU from their flat config (the cell's settings at the top level).
+template <typename RecurrentLayer>
+LayerFactory recurrent_factory(const char* default_recurrent_activation) {
+  return [default_recurrent_activation](const Json& c) {
+    auto o = common_options<layers::RecurrentOptions>(c);
+    o.activation = str(c, "activation", "tanh");
+    o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
+    o.unit_forget_bias = flag(c, "unit_forget_bias", true);
+    o.reset_after = flag(c, "reset_after", true);
+    o.recurrent_regularizer = reg(c, "recurrent_regularizer");
+    o.return_sequences = flag(c, "return_sequences", false);
+    o.return_state = flag(c, "return_state", false);
+    o.go_backwards = flag(c, "go_backwards", false);
+    return std::make_shared<RecurrentLayer>(c.at("units").as_int("units"), o);
+  };
 }
 
 // The built-in layers' factories: the inverse of their get_config.
@@ -146,6 +165,79 @@ std::map<std::string, LayerFactory> builtins() {
     o.axis = optional_int(c, "axis").value_or(-1);
     return std::make_shared<layers::Concatenate>(o);
   };
+  m["Conv1D"] = [](const Json& c) {
+    auto o = common_options<layers::Conv1D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.groups = optional_int(c, "groups").value_or(1);
+    std::vector<int64_t> k = int_list(c.at("kernel_size"), "kernel_size");
+    TFCC_CHECK_ARG(k.size() == 1, "Conv1D config: kernel_size must hold one integer");
+    return std::make_shared<layers::Conv1D>(c.at("filters").as_int("filters"), k[0], o);
+  };
+  m["Conv2DTranspose"] = [](const Json& c) {
+    auto o = common_options<layers::Conv2DTranspose::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    return std::make_shared<layers::Conv2DTranspose>(
+        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
+  };
+  m["DepthwiseConv2D"] = [](const Json& c) {
+    auto o = common_options<layers::DepthwiseConv2D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.depth_multiplier = optional_int(c, "depth_multiplier").value_or(1);
+    o.depthwise_regularizer = reg(c, "depthwise_regularizer");
+    o.bias_regularizer = reg(c, "bias_regularizer");
+    o.activity_regularizer = reg(c, "activity_regularizer");
+    return std::make_shared<layers::DepthwiseConv2D>(
+        int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
+  };
+  m["ZeroPadding2D"] = [](const Json& c) {
+    const auto& sides = c.at("padding").items("padding");
+    TFCC_CHECK_ARG(sides.size() == 2, "ZeroPadding2D config: padding must hold two pairs");
+    return std::make_shared<layers::ZeroPadding2D>(
+        std::vector<std::vector<int64_t>>{int_list(sides[0], "padding"),
+                                          int_list(sides[1], "padding")},
+        layer_args_from_config(c));
+  };
+  m["GlobalAveragePooling2D"] = [](const Json& c) {
+    auto o = common_options<layers::GlobalPooling2DOptions>(c);
+    o.keepdims = flag(c, "keepdims", false);
+    return std::make_shared<layers::GlobalAveragePooling2D>(o);
+  };
+  m["GlobalMaxPooling2D"] = [](const Json& c) {
+    auto o = common_options<layers::GlobalPooling2DOptions>(c);
+    o.keepdims = flag(c, "keepdims", false);
+    return std::make_shared<layers::GlobalMaxPooling2D>(o);
+  };
+  m["LayerNormalization"] = [](const Json& c) {
+    auto o = common_options<layers::LayerNormalization::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    o.epsilon = num(c, "epsilon", 1e-3);
+    o.center = flag(c, "center", true);
+    o.scale = flag(c, "scale", true);
+    return std::make_shared<layers::LayerNormalization>(o);
+  };
+  m["ReLU"] = [](const Json& c) {
+    auto o = common_options<layers::ReLU::Options>(c);
+    if (const Json* v = c.find("max_value"); v && !v->is_null()) {
+      o.max_value = v->as_number("max_value");
+    }
+    o.negative_slope = num(c, "negative_slope", 0.0);
+    o.threshold = num(c, "threshold", 0.0);
+    return std::make_shared<layers::ReLU>(o);
+  };
+  m["Softmax"] = [](const Json& c) {
+    auto o = common_options<layers::Softmax::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    return std::make_shared<layers::Softmax>(o);
+  };
+  m["Embedding"] = [](const Json& c) {
+    auto o = common_options<layers::Embedding::Options>(c);
+    o.embeddings_regularizer = reg(c, "embeddings_regularizer");
+    return std::make_shared<layers::Embedding>(c.at("input_dim").as_int("input_dim"),
+                                               c.at("output_dim").as_int("output_dim"), o);
+  };
+  m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN>("tanh");
+  m["LSTM"] = recurrent_factory<layers::LSTM>("sigmoid");
+  m["GRU"] = recurrent_factory<layers::GRU>("sigmoid");
   return m;
 }
 
