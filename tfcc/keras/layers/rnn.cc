@@ -193,7 +193,7 @@ RNN::RNN(std::shared_ptr<RNNCell> cell, Options options, const std::string& defa
       cell_(std::move(cell)),
       options_(std::move(options)) {
   TFCC_CHECK_ARG(cell_ != nullptr, "RNN needs a cell");
-  track_layer(cell_);
+  track_module(cell_, "cell");  // Keras' attribute name: checkpoint keys "./cell/kernel"
 }
 
 void RNN::build(const PartialShape& s) {
