@@ -2,16 +2,22 @@
 // `-np 2` (benchmarks/distributed_fit_bench.sh does both and prints the comparison).
 //
 //   mpirun --oversubscribe --allow-run-as-root -np 2 -x OMP_NUM_THREADS=1 distributed_fit_bench
-//   (arguments: [mlp|cnn] [EPOCHS])
+//   (arguments: [mlp|cnn] [EPOCHS] [GRADIENT_BUCKET_KIB]; bucket 0: no overlap, the gradients
+//   are all-reduced after the backward pass)
 //
 // The model is the benchmarks' MLP shape (784-512-512-10 ReLU, Adam) or the seed's CNN
 // (Conv2D 32 -> MaxPool -> Dense 64 -> BatchNorm -> Dense 10), trained with model.fit on synthetic
 // data, global batch 64 (each of R ranks computes 64 / R rows per step), one intra-op thread per
 // rank. One warm-up epoch (tracing, first allocations) is not timed. Rank 0 prints one line:
 //   model ranks samples/s ms/step allreduce_ms/step wait_ms/step reduced_KiB/step bare_ms
-// where allreduce is the wall time inside Strategy::all_reduce (gradients and metric states;
-// packing, waiting for the peer and summing included), wait the part spent waiting in MPI, and
-// bare the time of one all-reduce of the gradients alone, called back to back after training.
+//   blocked_ms/step buckets/step hidden_buckets/step bucket_KiB
+// where allreduce is the wall time of the all-reduce work (gradients and metric states;
+// packing, waiting for the peer and summing included; for overlapped gradient buckets, on the
+// communication thread), wait the part spent waiting in MPI, blocked the time the training
+// thread was blocked on all-reduce results (the exposed, non-overlapped part), buckets the
+// overlapped gradient buckets, hidden those already reduced when the training thread waited,
+// and bare the time of one all-reduce of the gradients alone, called back to back after
+// training.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -43,13 +49,15 @@ Sequential make_model(const std::string& kind) {
 int main(int argc, char** argv) {
   const std::string kind = argc > 1 ? argv[1] : "mlp";
   const int epochs = argc > 2 ? std::atoi(argv[2]) : 3;
-  if ((kind != "mlp" && kind != "cnn") || epochs < 1) {
-    std::fprintf(stderr, "usage: %s [mlp|cnn] [EPOCHS >= 1]\n", argv[0]);
+  const long bucket_kib = argc > 3 ? std::atol(argv[3]) : 1024;
+  if ((kind != "mlp" && kind != "cnn") || epochs < 1 || bucket_kib < 0) {
+    std::fprintf(stderr, "usage: %s [mlp|cnn] [EPOCHS >= 1] [GRADIENT_BUCKET_KIB >= 0]\n", argv[0]);
     return 2;
   }
   tf::config::threading::set_intra_op_parallelism_threads(1);
   try {
-    tf::distribute::MultiWorkerMirroredStrategy strategy({.timeout_seconds = 120});
+    tf::distribute::MultiWorkerMirroredStrategy strategy(
+        {.timeout_seconds = 120, .gradient_bucket_bytes = static_cast<size_t>(bucket_kib) << 10});
     const int64_t n = kGlobalBatch * kStepsPerEpoch;
     tf::Tensor x = kind == "cnn" ? tf::random::stateless_uniform({n, 28, 28, 1}, {1, 2})
                                  : tf::random::stateless_uniform({n, 784}, {1, 2});
@@ -85,11 +93,13 @@ int main(int argc, char** argv) {
     const double bare =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - bare_start).count();
     if (strategy.is_chief()) {
-      std::printf("%s %d %.1f %.2f %.3f %.3f %.1f %.3f\n", kind.c_str(),
+      std::printf("%s %d %.1f %.2f %.3f %.3f %.1f %.3f %.3f %.1f %.1f %ld\n", kind.c_str(),
                   strategy.num_replicas_in_sync(), steps * kGlobalBatch / seconds,
                   1e3 * seconds / steps, 1e3 * s.all_reduce_seconds / steps,
                   1e3 * s.wait_seconds / steps, static_cast<double>(s.bytes_reduced) / 1024 / steps,
-                  1e3 * bare / kBare);
+                  1e3 * bare / kBare, 1e3 * s.blocked_seconds / steps,
+                  static_cast<double>(s.gradient_buckets) / steps,
+                  static_cast<double>(s.hidden_buckets) / steps, bucket_kib);
     }
     return 0;
   } catch (const tf::Error& e) {

@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; rm -f "$log"; exit 1; }
 (( $(echo "$elapsed < $limit" | bc) )) || fail "the survivors took ${elapsed}s to exit"
 grep -q "finished all steps" "$log" && fail "a rank finished training although its peer failed"
 case "$mode" in
-  stall) grep -q "DeadlineExceededError: .*did not complete within 4 s" "$log" ||
+  stall|gradient_stall) grep -q "DeadlineExceededError: .*did not complete within 4 s" "$log" ||
            fail "no DeadlineExceededError naming the timeout" ;;
   mismatch) grep -q "FailedPreconditionError: .*mismatched collectives" "$log" ||
               fail "no mismatched-collectives error" ;;

@@ -3,6 +3,8 @@
 //   stall     rank 1 stops calling collectives (sleeps far past the timeout)
 //   mismatch  rank 1 reduces a different list of tensors
 //   fit_kill  rank 1 SIGKILLs itself in keras fit (a callback at batch 3 of a traced step loop)
+//   gradient_stall  like stall, in a loop whose gradients are reduced by Strategy::gradient (the
+//             buckets' all-reduce overlapped with backprop, on the communication thread)
 // The surviving ranks must exit non-zero, promptly, with a clear message; never hang.
 #include <csignal>
 #include <cstdio>
@@ -15,14 +17,16 @@
 int main(int argc, char** argv) {
   using namespace tfcc;
   if (argc != 3) {
-    std::fprintf(stderr, "usage: %s kill|stall|mismatch|fit_kill TIMEOUT_SECONDS\n", argv[0]);
+    std::fprintf(stderr, "usage: %s kill|stall|mismatch|fit_kill|gradient_stall TIMEOUT_SECONDS\n",
+                 argv[0]);
     return 2;
   }
   const std::string mode = argv[1];
   const double timeout = std::atof(argv[2]);
   int rank = -1;
   try {
-    distribute::MultiWorkerMirroredStrategy s({.timeout_seconds = timeout});
+    distribute::MultiWorkerMirroredStrategy s(
+        {.timeout_seconds = timeout, .gradient_bucket_bytes = 16});
     rank = s.rank();
     if (mode == "fit_kill") {
       auto scope = s.scope();
@@ -41,6 +45,15 @@ int main(int argc, char** argv) {
     s.broadcast_variables(vars);
     for (int step = 0; step < 10; ++step) {
       auto [x, y] = mpi_test::global_batch(step, 8);
+      if (mode == "gradient_stall") {
+        if (step == 3 && rank == 1) {
+          std::this_thread::sleep_for(std::chrono::duration<double>(timeout * 20));
+        }
+        GradientTape tape;
+        Tensor loss = reduce_mean(square(matmul(x, m.w) + m.b - y));
+        mpi_test::sgd(m, s.gradient(tape, loss, vars), 0.1f);
+        continue;
+      }
       auto g = mpi_test::gradients(m, x, y);
       if (step == 3 && rank == 1) {
         if (mode == "kill") std::raise(SIGKILL);

@@ -11,7 +11,8 @@ namespace tfcc::distribute {
 namespace {
 
 MultiWorkerMirroredStrategy& strategy() {
-  static MultiWorkerMirroredStrategy s({.timeout_seconds = 60, .bucket_bytes = 64});
+  static MultiWorkerMirroredStrategy s(
+      {.timeout_seconds = 60, .bucket_bytes = 64, .gradient_bucket_bytes = 64});
   return s;
 }
 
@@ -90,6 +91,69 @@ TEST(MultiWorkerMirrored, TrainingMatchesOneProcessOnTheGlobalBatch) {
   auto db = dist.b.read_value().to_vector<float>(), sb = single.b.read_value().to_vector<float>();
   for (size_t i = 0; i < db.size(); ++i) EXPECT_NEAR(db[i], sb[i], 1e-5) << i;
   EXPECT_TRUE(same_bits(dist.w.read_value(), rank0_value(dist.w.read_value())));
+}
+
+// A two-layer model whose gradients fill several 64-byte buckets.
+struct TwoLayers {
+  Variable w1{random::stateless_normal({4, 8}, {21, 1}), {.name = "w1"}};
+  Variable b1{zeros({8}), {.name = "b1"}};
+  Variable w2{random::stateless_normal({8, 3}, {21, 2}), {.name = "w2"}};
+  Variable b2{zeros({3}), {.name = "b2"}};
+  std::vector<Variable> vars() const { return {w1, b1, w2, b2}; }
+  Tensor loss(const Tensor& x, const Tensor& y) {
+    return reduce_mean(square(matmul(relu(matmul(x, w1) + b1), w2) + b2 - y));
+  }
+};
+
+TEST(MultiWorkerMirrored, OverlappedGradientEqualsAllReduceOfTheTapesGradients) {
+  auto& s = strategy();
+  TwoLayers m;
+  auto [x, y] = mpi_test::global_batch(s.rank(), 8);  // each rank its own rows
+  std::vector<Tensor> want;
+  {
+    GradientTape tape;
+    want = s.all_reduce(tape.gradient(m.loss(x, y), m.vars()), ReduceOp::kMean);
+  }
+  s.reset_stats();
+  GradientTape tape;
+  auto got = s.gradient(tape, m.loss(x, y), m.vars());
+  auto stats = s.stats();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_TRUE(same_bits(got[i], want[i])) << i;
+    EXPECT_TRUE(same_bits(got[i], rank0_value(got[i]))) << i;
+  }
+  // w1 (128 B) alone, b1 (32 B), w2 (96 B) alone, b2 (12 B): started from the last variable.
+  EXPECT_EQ(stats.gradient_buckets, 4);
+  EXPECT_EQ(stats.all_reduce_calls, 1);
+  EXPECT_GT(stats.all_reduce_seconds, 0);
+}
+
+TEST(MultiWorkerMirrored, TracedOverlappedStepEqualsTheEagerOne) {
+  auto& s = strategy();
+  TwoLayers traced, eager;
+  auto step = tfcc::function([&](Tensor x, Tensor y) {
+    GradientTape tape;
+    auto g = s.gradient(tape, traced.loss(x, y), traced.vars());
+    auto vars = traced.vars();
+    for (size_t i = 0; i < g.size(); ++i) vars[i].assign_sub(g[i] * 0.1f);
+    return g[0];
+  });
+  for (int i = 0; i < 3; ++i) {
+    auto [x, y] = mpi_test::global_batch(10 * i + s.rank(), 8);
+    Tensor g0 = s.run(step, x, y);
+    GradientTape tape;
+    auto g = s.gradient(tape, eager.loss(x, y), eager.vars());
+    auto vars = eager.vars();
+    for (size_t k = 0; k < g.size(); ++k) vars[k].assign_sub(g[k] * 0.1f);
+    EXPECT_TRUE(same_bits(g0, g[0]));
+  }
+  EXPECT_EQ(step.tracing_count(), 1);
+  for (size_t k = 0; k < 4; ++k) {
+    Tensor w = traced.vars()[k].read_value();
+    EXPECT_TRUE(same_bits(w, eager.vars()[k].read_value())) << k;
+    EXPECT_TRUE(same_bits(w, rank0_value(w))) << k;
+  }
 }
 
 TEST(MultiWorkerMirrored, ScopeMakesItTheCurrentStrategy) {

@@ -232,6 +232,13 @@ std::vector<OpRow> pool_rows() {
   rows.push_back(max_grad_row("max_pool_grad_2x2_valid", seed, false,
                               {grad_case("1x4x5x2", {1, 4, 5, 2}, seed, false, 21),
                                grad_case("large", {8, 26, 26, 32}, seed, false, 23)}));
+  // Non-overlapping windows (the select path): clipped SAME windows with fewer taps, and gaps
+  // between windows (stride > window) that must stay zero.
+  const PoolParams same2{2, 2, "SAME"}, gaps{2, 3, "VALID"};
+  rows.push_back(max_grad_row("max_pool_grad_2x2_same_odd_sizes", same2, false,
+                              {grad_case("2x5x7x3", {2, 5, 7, 3}, same2, false, 37)}));
+  rows.push_back(max_grad_row("max_pool_grad_2x2_stride3_gaps", gaps, false,
+                              {grad_case("2x8x7x5", {2, 8, 7, 5}, gaps, false, 39)}));
   rows.push_back(
       max_grad_row("max_pool_grad_3x3_same_stride2", same3, false,
                    {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 25),

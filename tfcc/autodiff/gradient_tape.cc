@@ -1,5 +1,7 @@
 #include "tfcc/autodiff/gradient_tape.h"
 
+#include <algorithm>
+
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -159,9 +161,50 @@ std::vector<Tensor> GradientTape::backprop_sources(const std::vector<Tensor>& ta
     }
     pending[t.id()].push_back(seed);
   }
+  std::vector<Tensor> result(sources.size());
+  auto finalize = [&](size_t i) {
+    std::vector<Tensor> parts;
+    for (uint64_t id : sources[i].ids) {
+      auto p = pending.find(id);
+      if (p != pending.end()) parts.insert(parts.end(), p->second.begin(), p->second.end());
+    }
+    Tensor g = aggregate_gradients(parts);
+    if (!g.defined() && options.unconnected_gradients == UnconnectedGradients::kZero) {
+      g = zeros_like(sources[i].like);
+    }
+    result[i] = g;
+    if (options.on_gradient_ready) options.on_gradient_ready(i, result[i]);
+  };
+  // With a readiness callback, a source is finalized as soon as the loop below has passed the
+  // first (in execution order) entry that reads it: no later step adds to its gradient.
+  // ready_order: sources by that entry's index, latest first; sources no entry reads (their
+  // gradient is a target's seed or nothing) come first.
+  std::vector<std::pair<int64_t, size_t>> ready_order;
+  if (options.on_gradient_ready) {
+    std::unordered_map<uint64_t, std::vector<size_t>> source_of;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      for (uint64_t id : sources[i].ids) source_of[id].push_back(i);
+    }
+    std::vector<int64_t> first_reader(sources.size(), static_cast<int64_t>(entries_.size()));
+    for (size_t j = entries_.size(); j-- > 0;) {
+      for (const Tensor& in : entries_[j].inputs) {
+        auto s = source_of.find(in.id());
+        if (s == source_of.end()) continue;
+        for (size_t i : s->second) first_reader[i] = static_cast<int64_t>(j);
+      }
+    }
+    for (size_t i = 0; i < sources.size(); ++i) ready_order.emplace_back(first_reader[i], i);
+    std::stable_sort(ready_order.begin(), ready_order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+  }
+  size_t next_ready = 0;
   // Reverse execution order is a topological order of the recorded graph.
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     const Entry& e = *it;
+    const int64_t index = static_cast<int64_t>(entries_.rend() - it) - 1;
+    while (next_ready < ready_order.size() && ready_order[next_ready].first > index) {
+      finalize(ready_order[next_ready++].second);
+    }
     bool any = false;
     std::vector<Tensor> out_grads(e.outputs.size());
     for (size_t k = 0; k < e.outputs.size(); ++k) {
@@ -201,18 +244,9 @@ std::vector<Tensor> GradientTape::backprop_sources(const std::vector<Tensor>& ta
       }
     }
   }
-  std::vector<Tensor> result;
-  for (const Source& s : sources) {
-    std::vector<Tensor> parts;
-    for (uint64_t id : s.ids) {
-      auto p = pending.find(id);
-      if (p != pending.end()) parts.insert(parts.end(), p->second.begin(), p->second.end());
-    }
-    Tensor g = aggregate_gradients(parts);
-    if (!g.defined() && options.unconnected_gradients == UnconnectedGradients::kZero) {
-      g = zeros_like(s.like);
-    }
-    result.push_back(g);
+  while (next_ready < ready_order.size()) finalize(ready_order[next_ready++].second);
+  if (!options.on_gradient_ready) {
+    for (size_t i = 0; i < sources.size(); ++i) finalize(i);
   }
   return result;
 }

@@ -49,6 +49,12 @@ struct GradientOptions {
   /// Gradients of the target (default: ones, so non-scalar targets are summed).
   std::vector<Tensor> output_gradients;
   UnconnectedGradients unconnected_gradients = UnconnectedGradients::kNone;
+  /// Called once per source, in the order the gradients become final during the backward pass
+  /// (a source's gradient is final once every recorded op that read it has been differentiated),
+  /// with the source's index and its gradient (undefined when unconnected). gradient() returns the
+  /// same tensors. Lets a caller act on early gradients while later ones are still being computed
+  /// (MultiWorkerMirroredStrategy starts their all-reduce: tfcc/distribute/strategy.h).
+  std::function<void(size_t index, const Tensor& gradient)> on_gradient_ready;
 };
 
 /// Records operations for automatic differentiation.

@@ -2,23 +2,33 @@
 
 namespace tfcc::distribute {
 
-std::vector<Bucket> plan_buckets(std::span<const Tensor> tensors, size_t bucket_bytes) {
+std::vector<Bucket> plan_buckets(std::span<const DType> dtypes, std::span<const int64_t> counts,
+                                 size_t bucket_bytes) {
   std::vector<Bucket> buckets;
   size_t open_bytes = 0;
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    const Tensor& t = tensors[i];
-    size_t bytes = t.nbytes();
+  for (size_t i = 0; i < dtypes.size(); ++i) {
+    size_t bytes = static_cast<size_t>(counts[i]) * dtype_size(dtypes[i]);
     bool fits =
-        !buckets.empty() && buckets.back().dtype == t.dtype() && open_bytes + bytes <= bucket_bytes;
+        !buckets.empty() && buckets.back().dtype == dtypes[i] && open_bytes + bytes <= bucket_bytes;
     if (!fits) {
-      buckets.push_back(Bucket{t.dtype(), {}, 0});
+      buckets.push_back(Bucket{dtypes[i], {}, 0});
       open_bytes = 0;
     }
     buckets.back().indices.push_back(i);
-    buckets.back().num_elements += t.num_elements();
+    buckets.back().num_elements += counts[i];
     open_bytes += bytes;
   }
   return buckets;
+}
+
+std::vector<Bucket> plan_buckets(std::span<const Tensor> tensors, size_t bucket_bytes) {
+  std::vector<DType> dtypes;
+  std::vector<int64_t> counts;
+  for (const Tensor& t : tensors) {
+    dtypes.push_back(t.dtype());
+    counts.push_back(t.num_elements());
+  }
+  return plan_buckets(dtypes, counts, bucket_bytes);
 }
 
 uint64_t fingerprint(std::span<const Tensor> tensors, uint64_t seed) {

@@ -27,6 +27,11 @@ struct Bucket {
 /// Groups consecutive tensors of the same dtype into buckets of at most `bucket_bytes` bytes.
 std::vector<Bucket> plan_buckets(std::span<const Tensor> tensors, size_t bucket_bytes);
 
+/// The same plan for tensors known by dtype and element count only (before they exist: the
+/// gradients of variables, planned before the backward pass produces them).
+std::vector<Bucket> plan_buckets(std::span<const DType> dtypes, std::span<const int64_t> counts,
+                                 size_t bucket_bytes);
+
 /// A 64-bit fingerprint of a list of tensors' dtypes and shapes (used to detect replicas that
 /// call a collective with different arguments).
 uint64_t fingerprint(std::span<const Tensor> tensors, uint64_t seed);

@@ -62,6 +62,9 @@ void sum_chunks(const T* recv, int chunk_len, int size, T* out) {
 
 }  // namespace
 
+bool MpiWorld::failed() { return g_failed.load(); }
+void MpiWorld::set_failed() { g_failed = true; }
+
 MpiWorld& MpiWorld::instance() {
   static MpiWorld world;
   return world;
@@ -70,12 +73,24 @@ MpiWorld& MpiWorld::instance() {
 MpiWorld::MpiWorld() {
   int initialized = 0;
   MPI_Initialized(&initialized);
+  int provided = 0;
   if (!initialized) {
-    int provided = 0;
+    // Collectives run on the communication thread, one at a time, while other threads compute:
+    // SERIALIZED is the level that allows it (FUNNELED would require the main thread).
     if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
       throw UnavailableError("MultiWorkerMirroredStrategy: MPI_Init_thread failed");
     }
     std::atexit(finalize_at_exit);
+  } else {
+    MPI_Query_thread(&provided);
+  }
+  thread_level_ = provided;
+  if (provided < MPI_THREAD_SERIALIZED) {
+    throw UnavailableError(tfcc::internal::str_cat(
+        "MultiWorkerMirroredStrategy: the MPI library grants thread level ", provided,
+        " but MPI_THREAD_SERIALIZED (", MPI_THREAD_SERIALIZED,
+        ") is needed: collectives run on a background thread. Use an MPI built with thread "
+        "support (Debian's OpenMPI is), or initialise MPI with MPI_THREAD_SERIALIZED."));
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -105,7 +120,10 @@ void MpiWorld::check(int rc, const std::string& what) {
 void MpiWorld::wait(void* requests, int n, const std::string& what) {
   auto* reqs = static_cast<MPI_Request*>(requests);
   auto start = internal_clock::now();
-  auto deadline = start + timeout_;
+  const std::chrono::milliseconds timeout = timeout_.load();
+  auto deadline = start + timeout;
+  auto urgent_since = start;
+  int urgent_spins = 0;
   for (int spins = 0;; ++spins) {
     int done = 0;
     check(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE), what);
@@ -113,7 +131,7 @@ void MpiWorld::wait(void* requests, int n, const std::string& what) {
     auto now = internal_clock::now();
     if (now >= deadline) {
       g_failed = true;
-      double secs = std::chrono::duration<double>(timeout_).count();
+      double secs = std::chrono::duration<double>(timeout).count();
       throw DeadlineExceededError(tfcc::internal::str_cat(
           "MultiWorkerMirroredStrategy: ", what, " on rank ", rank_, " of ", size_,
           " did not complete within ", secs,
@@ -121,19 +139,27 @@ void MpiWorld::wait(void* requests, int n, const std::string& what) {
           "aborted when this process exits. (The timeout is "
           "MultiWorkerMirroredOptions::timeout_seconds.)"));
     }
-    // Spin briefly for the common fast case, then yield the core between polls (a peer that
-    // shares it runs at once, and the nonblocking collective still progresses at every poll:
-    // sleeping here would add a timer tick to every round of the exchange), and after 50 ms
-    // of waiting back off to 1 ms sleeps so a long wait costs no CPU.
-    if (spins > 200) {
-      if (now - start < std::chrono::milliseconds(50)) {
+    // While the training thread still computes (the gradients of earlier layers), poll every
+    // 100 us and leave it the core. Once it waits for this result: spin briefly for the common
+    // fast case, then yield the core between polls (a peer that shares it runs at once, and the
+    // nonblocking collective still progresses at every poll: sleeping here would add a timer
+    // tick to every round of the exchange), and after 50 ms of waiting back off to 1 ms sleeps
+    // so a long wait costs no CPU.
+    if (!comm_.someone_waiting()) {
+      urgent_spins = 0;
+      if (spins > 20) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    } else if (urgent_spins++ == 0) {
+      urgent_since = now;
+    } else if (urgent_spins > 200) {
+      if (now - urgent_since < std::chrono::milliseconds(50)) {
         std::this_thread::yield();
       } else {
         std::this_thread::sleep_for(std::chrono::microseconds(1000));
       }
     }
   }
-  collective_seconds_ += std::chrono::duration<double>(internal_clock::now() - start).count();
+  collective_seconds_.store(collective_seconds_.load() +
+                            std::chrono::duration<double>(internal_clock::now() - start).count());
 }
 
 void MpiWorld::check_agreement(uint64_t signature, const std::string& what) {

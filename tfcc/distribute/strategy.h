@@ -25,6 +25,20 @@
 // all-reduce and a traced apply function (one graph run instead of two, no extra argument
 // marshalling) and keeps user train_step overrides in one piece. The node keeps a weak reference:
 // running it after the strategy is destroyed raises FailedPreconditionError.
+//
+// Gradients overlapped with the backward pass (Horovod's DistributedGradientTape):
+//
+//   auto grads = strategy.gradient(tape, loss, vars);   // = all_reduce(tape.gradient(...)), kMean
+//
+// plans buckets over the variables in reverse order (the order backprop produces their
+// gradients), and starts each bucket's all-reduce on the strategy's communication thread as soon
+// as all its gradients are final, while the tape still computes the earlier layers' gradients;
+// one wait at the end collects the results. Buckets start in that fixed order on every rank, and
+// each element is still summed in rank order, so the result is bit for bit the all_reduce() one.
+// Traced, this is one "CollectiveAllReduceStart" host node per bucket, emitted right after the
+// node that completes the bucket (so the executor, running nodes in order, starts the collective
+// there), chained by a token, and one "CollectiveAllReduceWait" node whose outputs are the
+// reduced gradients. Keras' fit uses it.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "tfcc/autodiff/gradient_tape.h"
 #include "tfcc/core/tensor.h"
 #include "tfcc/core/variable.h"
 
@@ -46,12 +61,21 @@ class StrategyScope;
 
 /// Counters of the collectives a strategy issued (for profiling; see benchmarks/).
 struct CollectiveStats {
-  int64_t all_reduce_calls = 0;   ///< all_reduce() calls that communicated
-  int64_t tensors_reduced = 0;    ///< tensors passed to those calls
-  int64_t bytes_reduced = 0;      ///< their bytes
-  int64_t collectives = 0;        ///< collectives on tensor data, after bucketing
-  double all_reduce_seconds = 0;  ///< wall time inside all_reduce (packing, waiting, summing)
-  double wait_seconds = 0;        ///< time spent waiting in MPI (a subset of the above)
+  int64_t all_reduce_calls = 0;  ///< all_reduce() calls that communicated
+  int64_t tensors_reduced = 0;   ///< tensors passed to those calls
+  int64_t bytes_reduced = 0;     ///< their bytes
+  int64_t collectives = 0;       ///< collectives on tensor data, after bucketing
+  /// Wall time of the all-reduce work (packing, waiting for the peers, summing), most of it on
+  /// the communication thread, where gradient buckets overlap the backward pass.
+  double all_reduce_seconds = 0;
+  double wait_seconds = 0;  ///< time spent waiting in MPI (a subset of the above)
+  /// Time the calling thread was blocked until all-reduce results were ready: the part of
+  /// all_reduce_seconds that the backward pass did not hide (exposed communication).
+  double blocked_seconds = 0;
+  int64_t gradient_buckets = 0;  ///< buckets started by gradient() (overlapped reduction)
+  /// Of those, the buckets whose all-reduce had completed before the training thread waited for
+  /// them: entirely hidden behind the backward pass.
+  int64_t hidden_buckets = 0;
 };
 
 /// The interface every strategy implements (tf.distribute.Strategy).
@@ -75,6 +99,12 @@ class Strategy {
                                  std::source_location loc = std::source_location::current());
   /// all_reduce() of one tensor (tf's strategy.reduce over a per-replica value).
   Tensor reduce(ReduceOp op, const Tensor& value);
+  /// all_reduce(tape.gradient(target, sources), op) over the defined gradients (undefined ones
+  /// stay undefined), with each bucket's collective started while the tape still computes the
+  /// remaining gradients (see the file comment). Eager or traced.
+  std::vector<Tensor> gradient(GradientTape& tape, const Tensor& target,
+                               const std::vector<Variable>& sources, ReduceOp op = ReduceOp::kMean,
+                               std::source_location loc = std::source_location::current());
   /// Sets every variable to rank 0's value.
   virtual void broadcast_variables(std::span<const Variable> variables) = 0;
   /// Returns once every replica has called barrier().
@@ -102,9 +132,22 @@ class Strategy {
   /// all_reduce() on concrete tensors: what each strategy implements.
   virtual std::vector<Tensor> all_reduce_concrete(std::span<const Tensor> values, ReduceOp op) = 0;
 
+  // Overlapped gradient reduction (gradient()); strategies that communicate implement these.
+  /// Bytes per gradient bucket; 0: no overlap (gradient() reduces after the backward pass).
+  virtual size_t gradient_bucket_bytes() const { return 0; }
+  /// Starts reducing one bucket of concrete tensors (one dtype) of reduction `step` (0: a new
+  /// one, whose participants first agree on `signature`); returns the step's handle.
+  virtual int64_t start_bucket(int64_t step, std::span<const Tensor> tensors, ReduceOp op,
+                               uint64_t signature);
+  /// Waits for every bucket of `step` and returns their reduced tensors, in start order.
+  virtual std::vector<Tensor> finish_buckets(int64_t step);
+  /// Forgets `step` without waiting (its reduction was abandoned by an error).
+  virtual void drop_buckets(int64_t step);
+
  private:
   // Expires with the strategy; traced CollectiveAllReduce nodes hold a weak_ptr to it.
   std::shared_ptr<Strategy*> alive_;
+  friend class GradientReducer;
 };
 
 /// The one-process strategy used when no scope is active.

@@ -106,6 +106,17 @@ TEST(Philox, KnownAnswer) {
   EXPECT_EQ(b[3], 0x9b00dbd8u);
 }
 
+TEST(Philox, BlocksInLanesEqualBlock) {
+  Philox g(0x123456789abcdefull, 42);
+  uint32_t words[4][16];
+  const uint64_t first = 0xfffffff8ull;  // crosses the counter's 32-bit word boundary
+  g.blocks<16>(first, words);
+  for (int l = 0; l < 16; ++l) {
+    const Philox::Block b = g.block(first + uint64_t(l));
+    for (int w = 0; w < 4; ++w) EXPECT_EQ(words[w][l], b[size_t(w)]) << l << " " << w;
+  }
+}
+
 TEST(Philox, UnitFloatInRange) {
   EXPECT_EQ(Philox::to_unit_float(0), 0.0f);
   EXPECT_LT(Philox::to_unit_float(0xffffffffu), 1.0f);

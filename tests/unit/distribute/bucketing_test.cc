@@ -48,5 +48,25 @@ TEST(Bucketing, FingerprintSeesShapesDtypesAndSeed) {
   EXPECT_NE(fingerprint(a, 1), fingerprint(a, 2));
 }
 
+TEST(Bucketing, PlanByDtypesAndCountsMatchesThePlanOfTensors) {
+  std::vector<Tensor> ts = {zeros_of(float32, 10), zeros_of(float32, 6), zeros_of(float64, 2),
+                            zeros_of(float32, 30), zeros_of(float32, 1)};
+  std::vector<DType> dtypes;
+  std::vector<int64_t> counts;
+  for (const Tensor& t : ts) {
+    dtypes.push_back(t.dtype());
+    counts.push_back(t.num_elements());
+  }
+  auto a = plan_buckets(ts, 64);
+  auto b = plan_buckets(dtypes, counts, 64);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].dtype, b[i].dtype);
+    EXPECT_EQ(a[i].indices, b[i].indices);
+    EXPECT_EQ(a[i].num_elements, b[i].num_elements);
+  }
+  EXPECT_EQ(b.size(), 4u);  // {10, 6} f32, {2} f64, {30} f32 alone (120 B), {1}
+}
+
 }  // namespace
 }  // namespace tfcc::distribute

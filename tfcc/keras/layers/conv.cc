@@ -53,6 +53,21 @@ int64_t deconv_length(int64_t in, int64_t k, int64_t s, int64_t d, const std::st
   return in * s;
 }
 
+// The keys Keras' convolutions write after filters and kernel_size, in Keras' order.
+void add_conv_config(Config& c, const ConvOptions& o, const std::vector<int64_t>& strides,
+                     const std::vector<int64_t>& dilation) {
+  c.emplace_back("strides", config::repr(strides));
+  c.emplace_back("padding", config::repr(o.padding));
+  c.emplace_back("data_format", config::repr(o.data_format));
+  c.emplace_back("dilation_rate", config::repr(dilation));
+  c.emplace_back("groups", config::repr(o.groups));
+  c.emplace_back("activation", config::repr(o.activation.name));
+  c.emplace_back("use_bias", config::repr(o.use_bias));
+  c.emplace_back("kernel_regularizer", config::repr(o.kernel_regularizer));
+  c.emplace_back("bias_regularizer", config::repr(o.bias_regularizer));
+  c.emplace_back("activity_regularizer", config::repr(o.activity_regularizer));
+}
+
 }  // namespace
 
 std::vector<int64_t> IntOrTuple::expand(size_t n, const char* what) const {
@@ -112,16 +127,7 @@ Config Conv2D::get_config() const {
   Config c = Layer::get_config();
   c.emplace_back("filters", config::repr(filters_));
   c.emplace_back("kernel_size", config::repr(kernel_size_));
-  c.emplace_back("strides", config::repr(strides_));
-  c.emplace_back("padding", config::repr(options_.padding));
-  c.emplace_back("data_format", config::repr(options_.data_format));
-  c.emplace_back("dilation_rate", config::repr(dilation_));
-  c.emplace_back("groups", config::repr(options_.groups));
-  c.emplace_back("activation", config::repr(options_.activation.name));
-  c.emplace_back("use_bias", config::repr(options_.use_bias));
-  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
-  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
-  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
+  add_conv_config(c, options_, strides_, dilation_);
   return c;
 }
 
@@ -168,8 +174,7 @@ Config Conv1D::get_config() const {
   Config c = Layer::get_config();
   c.emplace_back("filters", config::repr(filters_));
   c.emplace_back("kernel_size", config::repr(std::vector<int64_t>{kernel_size_}));
-  c.emplace_back("strides", config::repr(std::vector<int64_t>{stride_}));
-  c.emplace_back("padding", config::repr(options_.padding));
+  add_conv_config(c, options_, {stride_}, {dilation_});
   return c;
 }
 
@@ -216,8 +221,7 @@ Config Conv2DTranspose::get_config() const {
   Config c = Layer::get_config();
   c.emplace_back("filters", config::repr(filters_));
   c.emplace_back("kernel_size", config::repr(kernel_size_));
-  c.emplace_back("strides", config::repr(strides_));
-  c.emplace_back("padding", config::repr(options_.padding));
+  add_conv_config(c, options_, strides_, dilation_);
   return c;
 }
 
@@ -258,7 +262,14 @@ Config DepthwiseConv2D::get_config() const {
   c.emplace_back("kernel_size", config::repr(kernel_size_));
   c.emplace_back("strides", config::repr(strides_));
   c.emplace_back("padding", config::repr(options_.padding));
+  c.emplace_back("data_format", config::repr(std::string("channels_last")));
+  c.emplace_back("dilation_rate", config::repr(dilation_));
+  c.emplace_back("activation", config::repr(options_.activation.name));
+  c.emplace_back("use_bias", config::repr(options_.use_bias));
   c.emplace_back("depth_multiplier", config::repr(options_.depth_multiplier));
+  c.emplace_back("depthwise_regularizer", config::repr(options_.depthwise_regularizer));
+  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
+  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
   return c;
 }
 

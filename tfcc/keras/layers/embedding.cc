@@ -34,6 +34,7 @@ Config Embedding::get_config() const {
   c.emplace_back("output_dim", config::repr(output_dim_));
   c.emplace_back("embeddings_initializer",
                  config::repr(options_.embeddings_initializer->class_name()));
+  c.emplace_back("embeddings_regularizer", config::repr(options_.embeddings_regularizer));
   return c;
 }
 

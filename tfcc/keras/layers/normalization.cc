@@ -2,6 +2,8 @@
 
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/reduction/reduction.h"
 #include "tfcc/ops/unary/unary.h"
 
@@ -72,6 +74,10 @@ Tensor BatchNormalization::call(const Tensor& x, bool training) {
       axis_ < rank && x.partial_shape().dim(static_cast<int>(axis_)) == moving_mean_.shape()[0],
       "Layer '", name(), "' was built for ", moving_mean_.shape()[0], " channels on axis ", axis_,
       " but received input with shape ", x.partial_shape().to_string());
+  if ((rank == 4 || rank == 5) && axis_ == rank - 1 &&
+      (x.dtype() == float32 || x.dtype() == float64)) {
+    return fused_call(x, training && trainable());
+  }
   const auto bshape = broadcast_shape(rank, axis_, moving_mean_.shape()[0]);
   Tensor mean, var;
   // A frozen BatchNormalization runs in inference mode (Keras 2 behaviour).
@@ -103,6 +109,24 @@ Tensor BatchNormalization::call(const Tensor& x, bool training) {
   Tensor y = multiply(subtract(x, mean), inv);
   if (options_.center) y = add(y, reshape(beta_, bshape));
   return y;
+}
+
+Tensor BatchNormalization::fused_call(const Tensor& x, bool training) {
+  const std::vector<int64_t> c{moving_mean_.shape()[0]};
+  // Without scale / center the op still takes them: ones and zeros (constants: no gradient).
+  Tensor scale = options_.scale ? gamma_.read_value() : fill(c, 1.0, x.dtype());
+  Tensor offset = options_.center ? beta_.read_value() : fill(c, 0.0, x.dtype());
+  const double factor = 1.0 - options_.momentum;
+  nn::FusedBatchNormResult r = nn::fused_batch_norm(
+      x, scale, offset, moving_mean_.read_value(), moving_variance_.read_value(),
+      {.epsilon = options_.epsilon, .exponential_avg_factor = factor, .is_training = training});
+  if (training) {
+    // The op's statistics outputs are already (1 - f) * moving + f * batch statistic, the
+    // variance Bessel-corrected (TensorFlow's fused Keras path).
+    moving_mean_.assign(r.batch_mean);
+    moving_variance_.assign(r.batch_variance);
+  }
+  return r.y;
 }
 
 Config BatchNormalization::get_config() const {

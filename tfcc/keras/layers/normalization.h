@@ -7,6 +7,12 @@
 // the moving statistics: moving -= (moving - batch_stat) * (1 - momentum). For 4-D and 5-D inputs
 // the variance fed to the moving average is Bessel-corrected (n / (n - 1)), as Keras' fused path.
 // In inference, or when the layer is not trainable, it uses the moving statistics.
+//
+// Like Keras (fused=None), 4-D and 5-D float inputs normalised over the last axis run on the
+// fused op (nn::fused_batch_norm, FusedBatchNormV3 with exponential_avg_factor = 1 - momentum):
+// one pass for the statistics, the normalisation and the moving-average update, a fused
+// gradient, and in inference an op the graph pass batch_norm_folding folds into the Conv2D
+// before it. Other ranks and axes use the composite of reductions and elementwise ops.
 #pragma once
 
 #include "tfcc/keras/engine/layer.h"
@@ -60,6 +66,8 @@ class BatchNormalization : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
 
  private:
+  Tensor fused_call(const Tensor& x, bool training);
+
   Options options_;
   int64_t axis_ = -1;  // resolved in build
   Variable gamma_, beta_, moving_mean_, moving_variance_;

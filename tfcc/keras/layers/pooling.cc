@@ -77,4 +77,20 @@ Tensor GlobalMaxPooling2D::call(const Tensor& x, bool) {
   return global_max_pool2d(x, keepdims_);
 }
 
+namespace {
+Config global_pooling_config(Config c, bool keepdims) {
+  c.emplace_back("data_format", config::repr(std::string("channels_last")));
+  c.emplace_back("keepdims", config::repr(keepdims));
+  return c;
+}
+}  // namespace
+
+Config GlobalAveragePooling2D::get_config() const {
+  return global_pooling_config(Layer::get_config(), keepdims_);
+}
+
+Config GlobalMaxPooling2D::get_config() const {
+  return global_pooling_config(Layer::get_config(), keepdims_);
+}
+
 }  // namespace tfcc::keras::layers

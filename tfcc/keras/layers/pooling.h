@@ -71,6 +71,7 @@ class GlobalAveragePooling2D : public Layer {
  public:
   using Options = GlobalPooling2DOptions;
   explicit GlobalAveragePooling2D(Options options = {});
+  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -85,6 +86,7 @@ class GlobalMaxPooling2D : public Layer {
  public:
   using Options = GlobalPooling2DOptions;
   explicit GlobalMaxPooling2D(Options options = {});
+  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

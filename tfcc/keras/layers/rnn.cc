@@ -67,9 +67,19 @@ void RNNCell::build_gates(const PartialShape& s, int64_t gates) {
 
 Config RNNCell::get_config() const {
   Config c = Layer::get_config();
+  const std::string cls = class_name();
   c.emplace_back("units", config::repr(units_));
   c.emplace_back("activation", config::repr(options_.activation.name));
+  if (cls != "SimpleRNNCell") {
+    c.emplace_back("recurrent_activation", config::repr(options_.recurrent_activation.name));
+  }
   c.emplace_back("use_bias", config::repr(options_.use_bias));
+  if (cls == "LSTMCell")
+    c.emplace_back("unit_forget_bias", config::repr(options_.unit_forget_bias));
+  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
+  c.emplace_back("recurrent_regularizer", config::repr(options_.recurrent_regularizer));
+  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
+  if (cls == "GRUCell") c.emplace_back("reset_after", config::repr(options_.reset_after));
   return c;
 }
 
@@ -183,7 +193,7 @@ RNN::RNN(std::shared_ptr<RNNCell> cell, Options options, const std::string& defa
       cell_(std::move(cell)),
       options_(std::move(options)) {
   TFCC_CHECK_ARG(cell_ != nullptr, "RNN needs a cell");
-  track_layer(cell_);
+  track_module(cell_, "cell");  // Keras' attribute name: checkpoint keys "./cell/kernel"
 }
 
 void RNN::build(const PartialShape& s) {
@@ -225,6 +235,13 @@ Config RNN::get_config() const {
   c.emplace_back("return_sequences", config::repr(options_.return_sequences));
   c.emplace_back("return_state", config::repr(options_.return_state));
   c.emplace_back("go_backwards", config::repr(options_.go_backwards));
+  // SimpleRNN, LSTM and GRU write their cell's settings at the top level, as Keras does.
+  const std::string cls = class_name();
+  if (cls == "SimpleRNN" || cls == "LSTM" || cls == "GRU") {
+    for (auto& [key, value] : cell_->get_config()) {
+      if (key != "name" && key != "trainable" && key != "dtype") c.emplace_back(key, value);
+    }
+  }
   return c;
 }
 

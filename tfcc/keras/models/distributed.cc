@@ -154,6 +154,13 @@ std::vector<Tensor> average_gradients(const Model& model, std::vector<Tensor> gr
   return grads;
 }
 
+std::vector<Tensor> gradients(const Model& model, GradientTape& tape, const Tensor& loss,
+                              const std::vector<Variable>& vars) {
+  Strategy* s = replicated(model);
+  if (!s) return tape.gradient(loss, vars);
+  return s->gradient(tape, loss, vars, ReduceOp::kMean);
+}
+
 std::vector<std::pair<std::string, Tensor>> sync_logs(
     Model& model, std::vector<std::pair<std::string, Tensor>> logs) {
   Strategy* s = replicated(model);

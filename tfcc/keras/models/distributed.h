@@ -19,7 +19,9 @@
 //   across ranks; ranks that read different data (a dataset shuffled without a seed) stop with
 //   FailedPreconditionError. fit's own shuffling of tensors uses a seed broadcast from rank 0.
 // - Gradients are averaged (ReduceOp::kMean, TF Keras' scaling of the loss by 1/replicas) inside
-//   the traced train step: one CollectiveAllReduce node (see tfcc/distribute/strategy.h).
+//   the traced train step, through Strategy::gradient: each bucket's all-reduce starts as soon as
+//   the backward pass has produced it, one wait before the optimizer applies (see
+//   tfcc/distribute/strategy.h).
 // - Loss and metrics: each metric's state variables are summed across ranks before result(),
 //   so the logs are the global metrics and identical on every rank (callbacks decide alike).
 //   Other log entries of a custom train_step are averaged.
@@ -34,6 +36,7 @@
 #include <memory>
 #include <optional>
 
+#include "tfcc/autodiff/gradient_tape.h"
 #include "tfcc/keras/models/data_source.h"
 
 namespace tfcc::distribute {
@@ -79,6 +82,12 @@ class ReplicaSource : public BatchSource {
 /// Averages defined gradients across replicas (inside a trace: a CollectiveAllReduce node);
 /// undefined ones stay undefined. Returns `grads` unchanged with one replica.
 std::vector<Tensor> average_gradients(const Model& model, std::vector<Tensor> grads);
+
+/// tape.gradient(loss, vars) averaged across replicas, each bucket's all-reduce started while
+/// the tape computes the remaining gradients (distribute::Strategy::gradient). Plain
+/// tape.gradient with one replica.
+std::vector<Tensor> gradients(const Model& model, GradientTape& tape, const Tensor& loss,
+                              const std::vector<Variable>& vars);
 
 /// Step logs with every compiled metric's result computed from its state summed over the
 /// replicas, and other entries averaged. Unchanged with one replica.

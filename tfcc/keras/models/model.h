@@ -88,10 +88,11 @@ class Model : public Layer {
   callbacks::History fit(const Tensor& x, const Tensor& y, FitOptions options = {});
   /// Trains on a dataset of (x, y) or (x, y, sample_weight) batches.
   callbacks::History fit(const data::Dataset& dataset, FitOptions options = {});
-  /// The loss and metrics on tensors: {loss, metric...} in compile order.
-  std::vector<double> evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options = {});
+  /// The loss and metrics on tensors: {loss, metric...} in compile order (by name with
+  /// {.return_dict = true}).
+  EvaluateResult evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options = {});
   /// The loss and metrics on a dataset of batches.
-  std::vector<double> evaluate(const data::Dataset& dataset, EvaluateOptions options = {});
+  EvaluateResult evaluate(const data::Dataset& dataset, EvaluateOptions options = {});
   /// The outputs for tensors, batch by batch, concatenated.
   Tensor predict(const Tensor& x, PredictOptions options = {});
   /// The outputs for a dataset whose elements are (x, ...) batches.
@@ -170,7 +171,7 @@ class Model : public Layer {
   FitProgress* fit_progress_ = nullptr;
   callbacks::Logs run_evaluate(BatchSource& source, std::optional<int64_t> steps,
                                callbacks::CallbackList* callbacks);
-  std::vector<double> evaluate_source(BatchSource& source, const EvaluateOptions& options);
+  EvaluateResult evaluate_source(BatchSource& source, const EvaluateOptions& options);
   Tensor predict_source(BatchSource& source, const PredictOptions& options);
 
   /// A train or test step, traced with tfcc::function unless run_eagerly (made by compile).

@@ -153,7 +153,7 @@ StepLogs Model::train_step(const data::Element& batch) {
   Tensor loss = compute_loss(y, y_pred, sw);
   // Read after the forward pass: a subclassed model creates its weights on its first call.
   auto vars = trainable_variables();
-  auto grads = distributed::average_gradients(*this, tape.gradient(loss, vars));
+  auto grads = distributed::gradients(*this, tape, loss, vars);
   optimizer_->apply_gradients(grads, vars);
   return compute_metrics(y, y_pred, sw);
 }
@@ -321,7 +321,7 @@ callbacks::Logs Model::run_evaluate(BatchSource& global_source, std::optional<in
   return logs;
 }
 
-std::vector<double> Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options) {
+EvaluateResult Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options) {
   check_compiled(*this, "evaluating it");
   TensorData d{x, y, options.sample_weight};
   d.check("evaluate");
@@ -329,23 +329,67 @@ std::vector<double> Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOp
   return evaluate_source(*source, options);
 }
 
-std::vector<double> Model::evaluate(const data::Dataset& dataset, EvaluateOptions options) {
+EvaluateResult Model::evaluate(const data::Dataset& dataset, EvaluateOptions options) {
   check_compiled(*this, "evaluating it");
   TFCC_CHECK_ARG(!options.batch_size, "Do not specify `batch_size` if your data is a dataset");
   auto source = make_dataset_source(dataset, {}, std::nullopt);
   return evaluate_source(*source, options);
 }
 
-std::vector<double> Model::evaluate_source(BatchSource& source, const EvaluateOptions& options) {
+EvaluateResult Model::evaluate_source(BatchSource& source, const EvaluateOptions& options) {
   const int verbose = distributed::verbose_for(*this, options.verbose);
   auto cbs = make_callbacks(options.callbacks, verbose, nullptr);
   cbs.configure(
       this,
       {.verbose = verbose, .epochs = 1, .steps = options.steps ? options.steps : source.steps()});
   auto logs = run_evaluate(source, options.steps, &cbs);
-  std::vector<double> out;
-  for (const auto& [k, v] : logs.items()) out.push_back(v);
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [k, v] : logs.items()) out.emplace_back(k, v);
+  return EvaluateResult(std::move(out), options.return_dict);
+}
+
+void EvaluateResult::require(bool dict_form) const {
+  if (dict_form == is_dict_) return;
+  throw InvalidArgumentError(
+      dict_form ? "This evaluate result is a list (evaluate was called without return_dict): "
+                  "index it by position"
+                : "This evaluate result is a dict (evaluate was called with return_dict = "
+                  "true): index it by name, e.g. result[\"loss\"]");
+}
+
+double EvaluateResult::operator[](size_t i) const {
+  require(false);
+  TFCC_REQUIRE(OutOfRangeError, i < values_.size(), "evaluate result index ", i, " out of range (",
+               values_.size(), " values)");
+  return values_[i];
+}
+
+const std::vector<double>& EvaluateResult::values() const {
+  require(false);
+  return values_;
+}
+
+double EvaluateResult::operator[](const std::string& name) const {
+  require(true);
+  for (const auto& [k, v] : items_) {
+    if (k == name) return v;
+  }
+  std::string known;
+  for (const auto& [k, v] : items_) known.append(known.empty() ? "" : ", ").append(k);
+  throw NotFoundError(
+      internal::str_cat("evaluate result has no value named '", name, "' (it has: ", known, ")"));
+}
+
+std::vector<std::string> EvaluateResult::keys() const {
+  require(true);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : items_) out.push_back(k);
   return out;
+}
+
+std::map<std::string, double> EvaluateResult::dict() const {
+  require(true);
+  return {items_.begin(), items_.end()};
 }
 
 Tensor Model::predict(const Tensor& x, PredictOptions options) {

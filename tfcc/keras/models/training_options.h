@@ -5,6 +5,8 @@
 //                  .metrics = {"accuracy"}});
 //   auto history = model.fit(x, y, {.batch_size = 64, .epochs = 5, .validation_split = 0.1});
 //   auto results = model.evaluate(x_test, y_test);     // {loss, accuracy}
+//   auto named = model.evaluate(x_test, y_test, {.return_dict = true});
+//   named["accuracy"];                                  // by name, as Keras' dict
 //
 // Losses, optimizers and metrics are accepted by name, as values (moved into shared_ptrs) or as
 // shared_ptrs the caller keeps (the ownership model of tfcc/module/module.h).
@@ -89,6 +91,52 @@ struct EvaluateOptions {
   Tensor sample_weight;
   std::optional<int64_t> steps;
   std::vector<callbacks::CallbackPtr> callbacks;
+  /// Return the results by name ({"loss": ..., "accuracy": ...}) instead of as a list.
+  bool return_dict = false;
+};
+
+/// What Model::evaluate returns: the loss and metric values in compile order, as a list
+/// (Keras' default: `results[0]`, `results.size()`, a range of doubles, convertible to
+/// std::vector<double>), or, with `return_dict`, as a dict keyed by metric name
+/// (`results["loss"]`, `keys()`, `dict()`). Using the other form's accessors is an
+/// InvalidArgumentError, as indexing a Python dict by position would be.
+class EvaluateResult {
+ public:
+  EvaluateResult() = default;
+  /// The values with their names; `is_dict` selects the form.
+  EvaluateResult(std::vector<std::pair<std::string, double>> items, bool is_dict)
+      : items_(std::move(items)), is_dict_(is_dict) {
+    for (const auto& [name, value] : items_) values_.push_back(value);
+  }
+
+  /// True when evaluate was called with return_dict.
+  bool is_dict() const { return is_dict_; }
+  /// The number of values (loss and metrics).
+  size_t size() const { return items_.size(); }
+
+  // List form.
+  /// The i-th value (list form); OutOfRangeError past the end.
+  double operator[](size_t i) const;
+  /// The values in order (list form).
+  const std::vector<double>& values() const;
+  operator const std::vector<double>&() const { return values(); }  // NOLINT: list-like
+  std::vector<double>::const_iterator begin() const { return values().begin(); }
+  std::vector<double>::const_iterator end() const { return values().end(); }
+
+  // Dict form.
+  /// The value named `name` (dict form); NotFoundError listing the names when absent.
+  double operator[](const std::string& name) const;
+  /// The names in order ("loss", then the metrics as compiled; dict form).
+  std::vector<std::string> keys() const;
+  /// The values by name (dict form).
+  std::map<std::string, double> dict() const;
+
+ private:
+  void require(bool dict_form) const;
+
+  std::vector<std::pair<std::string, double>> items_;
+  std::vector<double> values_;
+  bool is_dict_ = false;
 };
 
 /// Options of Model::predict.

@@ -34,7 +34,10 @@ class Adam : public Optimizer {
   explicit Adam(AdamOptions options = {});
   explicit Adam(LearningRate learning_rate) : Adam(AdamOptions{.learning_rate = learning_rate}) {}
 
+  std::string class_name() const override { return "Adam"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   Adam(OptimizerConfig config, double beta_1, double beta_2, double epsilon, bool amsgrad);
   void build(const Variable& var) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;
@@ -65,6 +68,7 @@ struct AdamWOptions {
 class AdamW : public Adam {
  public:
   explicit AdamW(AdamWOptions options = {});
+  std::string class_name() const override { return "AdamW"; }
 };
 
 /// Options of Adamax.
@@ -82,7 +86,10 @@ class Adamax : public Optimizer {
  public:
   explicit Adamax(AdamaxOptions options = {});
 
+  std::string class_name() const override { return "Adamax"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;
   void update_step(const Tensor& gradient, const Variable& var,
@@ -107,7 +114,10 @@ class Nadam : public Optimizer {
  public:
   explicit Nadam(NadamOptions options = {});
 
+  std::string class_name() const override { return "Nadam"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void prepare_step(DType dtype) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;

@@ -31,7 +31,10 @@ class Ftrl : public Optimizer {
  public:
   explicit Ftrl(FtrlOptions options = {});
 
+  std::string class_name() const override { return "Ftrl"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

@@ -29,6 +29,7 @@
 #include "tfcc/core/tensor.h"
 #include "tfcc/core/variable.h"
 #include "tfcc/keras/optimizers/schedules/learning_rate_schedule.h"
+#include "tfcc/keras/saving/json.h"
 
 namespace tfcc {
 class GradientTape;
@@ -115,6 +116,14 @@ class Optimizer {
   Variable get_slot(const Variable& var, const std::string& slot_name) const;
   /// The optimizer's name ("Adam", ...).
   const std::string& name() const { return config_.name; }
+  /// Keras' class name ("Adam", "AdamW", ...), whatever the name given; serialization.h
+  /// rebuilds an optimizer by it. Defaults to name() for optimizers defined outside tfcc.
+  virtual std::string class_name() const { return name(); }
+  /// Keras' optimizer.get_config(): name, weight_decay, clipnorm, global_clipnorm, clipvalue,
+  /// the EMA settings (unused: false / 0.99 / null), jit_compile, is_legacy_optimizer, the
+  /// current learning_rate (a number, or the serialized schedule) and then the optimizer's own
+  /// hyperparameters (beta_1, momentum, ...).
+  saving::Json get_config() const;
   /// The shared settings.
   const OptimizerConfig& config() const { return config_; }
   /// Keeps weight decay off these variables, and off any whose name contains one of `names`.
@@ -124,6 +133,8 @@ class Optimizer {
  protected:
   /// Creates the slots of a variable seen for the first time (add_slot calls).
   virtual void build(const Variable& var) = 0;
+  /// Adds the optimizer's own hyperparameters to get_config's object (default: none).
+  virtual void add_config(saving::Json& config) const;
   /// Scalars shared by every variable of one dtype for this step, from the learning rate and
   /// the step t = iterations + 1 (both already in that dtype). Default: {lr}.
   virtual std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step);

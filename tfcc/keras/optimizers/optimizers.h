@@ -17,6 +17,7 @@
 #include "tfcc/keras/optimizers/optimizer.h"
 #include "tfcc/keras/optimizers/rmsprop.h"
 #include "tfcc/keras/optimizers/schedules/learning_rate_schedule.h"
+#include "tfcc/keras/optimizers/serialization.h"
 #include "tfcc/keras/optimizers/sgd.h"
 
 namespace tfcc::keras::optimizers {

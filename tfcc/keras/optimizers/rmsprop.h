@@ -32,7 +32,10 @@ class RMSprop : public Optimizer {
  public:
   explicit RMSprop(RMSpropOptions options = {});
 
+  std::string class_name() const override { return "RMSprop"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;
@@ -56,7 +59,10 @@ class Adagrad : public Optimizer {
  public:
   explicit Adagrad(AdagradOptions options = {});
 
+  std::string class_name() const override { return "Adagrad"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;
@@ -79,7 +85,10 @@ class Adadelta : public Optimizer {
  public:
   explicit Adadelta(AdadeltaOptions options = {});
 
+  std::string class_name() const override { return "Adadelta"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

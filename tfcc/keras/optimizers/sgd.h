@@ -26,7 +26,10 @@ class SGD : public Optimizer {
   explicit SGD(SGDOptions options = {});
   explicit SGD(LearningRate learning_rate) : SGD(SGDOptions{.learning_rate = learning_rate}) {}
 
+  std::string class_name() const override { return "SGD"; }
+
  protected:
+  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

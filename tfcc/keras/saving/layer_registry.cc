@@ -4,11 +4,14 @@
 #include <mutex>
 
 #include "tfcc/keras/engine/keras_tensor.h"
+#include "tfcc/keras/layers/activation_layers.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
+#include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/rnn.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -45,6 +48,53 @@ regularizers::Spec reg(const Json& config, const std::string& key) {
   return v ? regularizer_from_config(*v) : regularizers::Spec();
 }
 
+// The options a layer's config shares with others, filled from the config for whichever of
+// these members the options struct has: the table of keys below, applied by `requires`.
+template <typename Options>
+Options common_options(const Json& c) {
+  const LayerArgs a = layer_args_from_config(c);
+  Options o;
+  o.name = a.name;
+  o.trainable = a.trainable;
+  if constexpr (requires { o.input_shape; }) o.input_shape = a.input_shape;
+  if constexpr (requires { o.dtype; }) o.dtype = a.dtype;
+  if constexpr (requires { o.activation; }) o.activation = str(c, "activation", "linear");
+  if constexpr (requires { o.use_bias; }) o.use_bias = flag(c, "use_bias", true);
+  if constexpr (requires { o.padding; }) o.padding = str(c, "padding", "valid");
+  if constexpr (requires { o.data_format; }) {
+    o.data_format = str(c, "data_format", "channels_last");
+  }
+  if constexpr (requires { o.kernel_regularizer; })
+    o.kernel_regularizer = reg(c, "kernel_regularizer");
+  if constexpr (requires { o.bias_regularizer; }) o.bias_regularizer = reg(c, "bias_regularizer");
+  if constexpr (requires { o.activity_regularizer; }) {
+    o.activity_regularizer = reg(c, "activity_regularizer");
+  }
+  if constexpr (requires { o.strides; }) {
+    if (const Json* v = c.find("strides"); v && !v->is_null()) {
+      o.strides = int_or_tuple(*v, "strides");
+    }
+  }
+  return o;
+}
+
+// SimpleRNN / LSTM / GRU from their flat config (the cell's settings at the top level).
+template <typename RecurrentLayer>
+LayerFactory recurrent_factory(const char* default_recurrent_activation) {
+  return [default_recurrent_activation](const Json& c) {
+    auto o = common_options<layers::RecurrentOptions>(c);
+    o.activation = str(c, "activation", "tanh");
+    o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
+    o.unit_forget_bias = flag(c, "unit_forget_bias", true);
+    o.reset_after = flag(c, "reset_after", true);
+    o.recurrent_regularizer = reg(c, "recurrent_regularizer");
+    o.return_sequences = flag(c, "return_sequences", false);
+    o.return_state = flag(c, "return_state", false);
+    o.go_backwards = flag(c, "go_backwards", false);
+    return std::make_shared<RecurrentLayer>(c.at("units").as_int("units"), o);
+  };
+}
+
 // The built-in layers' factories: the inverse of their get_config.
 std::map<std::string, LayerFactory> builtins() {
   std::map<std::string, LayerFactory> m;
@@ -60,18 +110,8 @@ std::map<std::string, LayerFactory> builtins() {
                             .dtype = dtype_from_name(str(c, "dtype", "float32"))});
   };
   m["Dense"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Dense>(
-        c.at("units").as_int("units"),
-        layers::Dense::Options{.activation = str(c, "activation", "linear"),
-                               .use_bias = flag(c, "use_bias", true),
-                               .kernel_regularizer = reg(c, "kernel_regularizer"),
-                               .bias_regularizer = reg(c, "bias_regularizer"),
-                               .activity_regularizer = reg(c, "activity_regularizer"),
-                               .name = a.name,
-                               .trainable = a.trainable,
-                               .input_shape = a.input_shape,
-                               .dtype = a.dtype});
+    return std::make_shared<layers::Dense>(c.at("units").as_int("units"),
+                                           common_options<layers::Dense::Options>(c));
   };
   m["Activation"] = [](const Json& c) {
     return std::make_shared<layers::Activation>(str(c, "activation", "linear"),
@@ -85,70 +125,119 @@ std::map<std::string, LayerFactory> builtins() {
                                              layer_args_from_config(c));
   };
   m["Dropout"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    const Json* ns = c.find("noise_shape");
-    return std::make_shared<layers::Dropout>(
-        c.at("rate").as_number("rate"),
-        layers::Dropout::Options{.noise_shape = ns && !ns->is_null() ? int_list(*ns, "noise_shape")
-                                                                     : std::vector<int64_t>{},
-                                 .seed = optional_int(c, "seed"),
-                                 .name = a.name,
-                                 .trainable = a.trainable,
-                                 .input_shape = a.input_shape});
+    auto o = common_options<layers::Dropout::Options>(c);
+    if (const Json* ns = c.find("noise_shape"); ns && !ns->is_null()) {
+      o.noise_shape = int_list(*ns, "noise_shape");
+    }
+    o.seed = optional_int(c, "seed");
+    return std::make_shared<layers::Dropout>(c.at("rate").as_number("rate"), o);
   };
   m["Conv2D"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Conv2D>(
-        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"),
-        layers::Conv2D::Options{
-            .strides = int_or_tuple(c.at("strides"), "strides"),
-            .padding = str(c, "padding", "valid"),
-            .data_format = str(c, "data_format", "channels_last"),
-            .dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate"),
-            .groups = optional_int(c, "groups").value_or(1),
-            .activation = str(c, "activation", "linear"),
-            .use_bias = flag(c, "use_bias", true),
-            .kernel_regularizer = reg(c, "kernel_regularizer"),
-            .bias_regularizer = reg(c, "bias_regularizer"),
-            .activity_regularizer = reg(c, "activity_regularizer"),
-            .name = a.name,
-            .trainable = a.trainable,
-            .input_shape = a.input_shape,
-            .dtype = a.dtype});
+    auto o = common_options<layers::Conv2D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.groups = optional_int(c, "groups").value_or(1);
+    return std::make_shared<layers::Conv2D>(c.at("filters").as_int("filters"),
+                                            int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
   };
   m["MaxPooling2D"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::MaxPooling2D>(
-        int_or_tuple(c.at("pool_size"), "pool_size"),
-        layers::MaxPooling2D::Options{.strides = int_or_tuple(c.at("strides"), "strides"),
-                                      .padding = str(c, "padding", "valid"),
-                                      .data_format = str(c, "data_format", "channels_last"),
-                                      .name = a.name,
-                                      .trainable = a.trainable,
-                                      .input_shape = a.input_shape});
+    return std::make_shared<layers::MaxPooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
+                                                  common_options<layers::Pooling2DOptions>(c));
+  };
+  m["AveragePooling2D"] = [](const Json& c) {
+    return std::make_shared<layers::AveragePooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
+                                                      common_options<layers::Pooling2DOptions>(c));
   };
   m["BatchNormalization"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::BatchNormalization>(
-        layers::BatchNormalization::Options{.axis = optional_int(c, "axis").value_or(-1),
-                                            .momentum = num(c, "momentum", 0.99),
-                                            .epsilon = num(c, "epsilon", 1e-3),
-                                            .center = flag(c, "center", true),
-                                            .scale = flag(c, "scale", true),
-                                            .name = a.name,
-                                            .trainable = a.trainable,
-                                            .input_shape = a.input_shape,
-                                            .dtype = a.dtype});
+    auto o = common_options<layers::BatchNormalization::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    o.momentum = num(c, "momentum", 0.99);
+    o.epsilon = num(c, "epsilon", 1e-3);
+    o.center = flag(c, "center", true);
+    o.scale = flag(c, "scale", true);
+    return std::make_shared<layers::BatchNormalization>(o);
   };
   m["Add"] = [](const Json& c) { return std::make_shared<layers::Add>(layer_args_from_config(c)); };
   m["Multiply"] = [](const Json& c) {
     return std::make_shared<layers::Multiply>(layer_args_from_config(c));
   };
   m["Concatenate"] = [](const Json& c) {
-    LayerArgs a = layer_args_from_config(c);
-    return std::make_shared<layers::Concatenate>(layers::Concatenate::Options{
-        .axis = optional_int(c, "axis").value_or(-1), .name = a.name, .trainable = a.trainable});
+    auto o = common_options<layers::Concatenate::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    return std::make_shared<layers::Concatenate>(o);
   };
+  m["Conv1D"] = [](const Json& c) {
+    auto o = common_options<layers::Conv1D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.groups = optional_int(c, "groups").value_or(1);
+    std::vector<int64_t> k = int_list(c.at("kernel_size"), "kernel_size");
+    TFCC_CHECK_ARG(k.size() == 1, "Conv1D config: kernel_size must hold one integer");
+    return std::make_shared<layers::Conv1D>(c.at("filters").as_int("filters"), k[0], o);
+  };
+  m["Conv2DTranspose"] = [](const Json& c) {
+    auto o = common_options<layers::Conv2DTranspose::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    return std::make_shared<layers::Conv2DTranspose>(
+        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
+  };
+  m["DepthwiseConv2D"] = [](const Json& c) {
+    auto o = common_options<layers::DepthwiseConv2D::Options>(c);
+    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
+    o.depth_multiplier = optional_int(c, "depth_multiplier").value_or(1);
+    o.depthwise_regularizer = reg(c, "depthwise_regularizer");
+    o.bias_regularizer = reg(c, "bias_regularizer");
+    o.activity_regularizer = reg(c, "activity_regularizer");
+    return std::make_shared<layers::DepthwiseConv2D>(
+        int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
+  };
+  m["ZeroPadding2D"] = [](const Json& c) {
+    const auto& sides = c.at("padding").items("padding");
+    TFCC_CHECK_ARG(sides.size() == 2, "ZeroPadding2D config: padding must hold two pairs");
+    return std::make_shared<layers::ZeroPadding2D>(
+        std::vector<std::vector<int64_t>>{int_list(sides[0], "padding"),
+                                          int_list(sides[1], "padding")},
+        layer_args_from_config(c));
+  };
+  m["GlobalAveragePooling2D"] = [](const Json& c) {
+    auto o = common_options<layers::GlobalPooling2DOptions>(c);
+    o.keepdims = flag(c, "keepdims", false);
+    return std::make_shared<layers::GlobalAveragePooling2D>(o);
+  };
+  m["GlobalMaxPooling2D"] = [](const Json& c) {
+    auto o = common_options<layers::GlobalPooling2DOptions>(c);
+    o.keepdims = flag(c, "keepdims", false);
+    return std::make_shared<layers::GlobalMaxPooling2D>(o);
+  };
+  m["LayerNormalization"] = [](const Json& c) {
+    auto o = common_options<layers::LayerNormalization::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    o.epsilon = num(c, "epsilon", 1e-3);
+    o.center = flag(c, "center", true);
+    o.scale = flag(c, "scale", true);
+    return std::make_shared<layers::LayerNormalization>(o);
+  };
+  m["ReLU"] = [](const Json& c) {
+    auto o = common_options<layers::ReLU::Options>(c);
+    if (const Json* v = c.find("max_value"); v && !v->is_null()) {
+      o.max_value = v->as_number("max_value");
+    }
+    o.negative_slope = num(c, "negative_slope", 0.0);
+    o.threshold = num(c, "threshold", 0.0);
+    return std::make_shared<layers::ReLU>(o);
+  };
+  m["Softmax"] = [](const Json& c) {
+    auto o = common_options<layers::Softmax::Options>(c);
+    o.axis = optional_int(c, "axis").value_or(-1);
+    return std::make_shared<layers::Softmax>(o);
+  };
+  m["Embedding"] = [](const Json& c) {
+    auto o = common_options<layers::Embedding::Options>(c);
+    o.embeddings_regularizer = reg(c, "embeddings_regularizer");
+    return std::make_shared<layers::Embedding>(c.at("input_dim").as_int("input_dim"),
+                                               c.at("output_dim").as_int("output_dim"), o);
+  };
+  m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN>("tanh");
+  m["LSTM"] = recurrent_factory<layers::LSTM>("sigmoid");
+  m["GRU"] = recurrent_factory<layers::GRU>("sigmoid");
   return m;
 }
 

@@ -10,6 +10,7 @@
 
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/models/sequential.h"
+#include "tfcc/keras/optimizers/serialization.h"
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
@@ -267,16 +268,7 @@ std::shared_ptr<losses::Loss> loss_from_config(const Json& j) {
 
 Json compile_config(const Model& model) {
   Json out = Json::object();
-  const auto& opt = model.optimizer();
-  Json oc = Json::object();
-  oc.set("name", Json(opt->name()));
-  if (!opt->has_schedule()) {
-    oc.set("learning_rate", Json(static_cast<double>(opt->learning_rate().item<float>())));
-  }
-  Json optimizer = Json::object();
-  optimizer.set("class_name", Json(opt->name()));
-  optimizer.set("config", oc);
-  out.set("optimizer_config", optimizer);
+  out.set("optimizer", optimizers::serialize(*model.optimizer()));
   out.set("loss", model.loss() ? loss_config(*model.loss()) : Json());
   Json metrics = Json::array();
   auto all = model.metrics();
@@ -288,12 +280,10 @@ Json compile_config(const Model& model) {
 
 void compile_from_config(Model& model, const Json& c) {
   CompileOptions options;
-  const Json& oc = c.at("optimizer_config", "compile_config");
-  options.optimizer = optimizers::get(oc.at("class_name", "optimizer_config").as_string());
-  const Json& ocfg = oc.at("config", "optimizer_config");
-  if (const Json* lr = ocfg.find("learning_rate"); lr && !options.optimizer->has_schedule()) {
-    options.optimizer->set_learning_rate(lr->as_number("learning_rate"));
-  }
+  // Keras' key, or "optimizer_config" (files written before every hyperparameter was saved).
+  const Json* oc = c.find("optimizer");
+  if (!oc) oc = &c.at("optimizer_config", "compile_config");
+  options.optimizer = optimizers::deserialize(*oc);
   const Json& loss = c.at("loss", "compile_config");
   if (!loss.is_null()) options.loss = loss_from_config(loss);
   for (const Json& m : c.at("metrics", "compile_config").items("metrics")) {

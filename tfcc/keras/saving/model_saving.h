@@ -16,10 +16,12 @@
 // subclassed model loads once that class is registered; otherwise load_model raises an
 // InvalidArgumentError naming the class and how to register it.
 //
-// Limits: optimizers are rebuilt from their class name with the saved learning rate (other
-// hyperparameters take Keras' defaults: optimizers do not expose their options); losses by
-// class, with from_logits / label_smoothing / ignore_class for the cross-entropies; metrics by
-// name; initializers are not restored (the weights are).
+// The optimizer is rebuilt from its Keras config (optimizers/serialization.h: class, learning
+// rate or schedule, every hyperparameter), and its iterations and slots are restored from the
+// checkpoint, so training continues with the same updates bit for bit.
+//
+// Limits: losses by class, with from_logits / label_smoothing / ignore_class for the
+// cross-entropies; metrics by name; initializers are not restored (the weights are).
 #pragma once
 
 #include <memory>

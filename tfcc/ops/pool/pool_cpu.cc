@@ -142,8 +142,9 @@ void pool_forward_loop(const PoolGeometry& g, bool max, const T* x, T* y) {
 
 // For every window, the tap (row-major position in the clipped window) of each channel's first
 // maximum, found with branch-free compares over contiguous channels (vectorised); then
-// fn(n, out_offset, tap_offsets, taps) per window, where the input offset of channel c's maximum
-// is tap_offsets[taps[c]] + c. Parallel over images (each image's windows touch only its slice).
+// fn(n, out_offset, tap_offsets, taps, tap_count) per window, where the input offset of channel c's
+// maximum is tap_offsets[taps[c]] + c. Parallel over images (each image's windows touch only its
+// slice).
 template <typename T, typename F>
 void for_each_window_argmax(const PoolGeometry& g, const T* x, F&& fn) {
   parallel_for(
@@ -178,7 +179,7 @@ void for_each_window_argmax(const PoolGeometry& g, const T* x, F&& fn) {
                   tp[c] = gt ? t : tp[c];
                 }
               }
-              fn(n, ((n * g.out_h + oh) * g.out_w + ow) * g.c, offs.data(), tp);
+              fn(n, ((n * g.out_h + oh) * g.out_w + ow) * g.c, offs.data(), tp, taps);
             }
           }
         }
@@ -212,14 +213,40 @@ void max_pool_grad_kernel(KernelContext& ctx) {
   const int64_t c_n = g.c;
   if (gradgrad) {
     for_each_window_argmax<T>(
-        g, x, [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps) {
+        g, x, [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t) {
           for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
         });
+  } else if (g.stride_h >= g.k_h && g.stride_w >= g.k_w) {
+    // Windows that do not overlap (the usual 2x2 / stride 2): each input element is in at most
+    // one window, so each window's taps are written once, a select over contiguous channels
+    // (vectorised), with no read-modify-write. When the windows tile the image exactly, no
+    // element is left for a zero fill.
+    const bool tiled = g.stride_h == g.k_h && g.stride_w == g.k_w &&
+                       g.out_h * g.k_h - g.pad_top >= g.in_h &&
+                       g.out_w * g.k_w - g.pad_left >= g.in_w;
+    const int64_t image = g.in_h * g.in_w * g.c;
+    std::vector<char> zeroed(static_cast<size_t>(g.batch), tiled ? 1 : 0);
+    for_each_window_argmax<T>(
+        g, x,
+        [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t count) {
+          if (!zeroed[size_t(n)]) {
+            std::fill(o + n * image, o + (n + 1) * image, T(0));
+            zeroed[size_t(n)] = 1;
+          }
+          const T* gr = grad + out_off;
+          for (int32_t t = 0; t < count; ++t) {
+            T* p = o + offs[t];
+            for (int64_t c = 0; c < c_n; ++c) p[c] = taps[c] == t ? gr[c] : T(0);
+          }
+        });
+    for (int64_t n = 0; n < g.batch; ++n) {
+      if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
+    }
   } else {
     const int64_t image = g.in_h * g.in_w * g.c;
     std::vector<char> zeroed(static_cast<size_t>(g.batch), 0);
     for_each_window_argmax<T>(
-        g, x, [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps) {
+        g, x, [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t) {
           if (!zeroed[size_t(n)]) {  // zero each image on the thread that fills it
             std::fill(o + n * image, o + (n + 1) * image, T(0));
             zeroed[size_t(n)] = 1;

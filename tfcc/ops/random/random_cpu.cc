@@ -2,6 +2,7 @@
 // pair, call) and the element's index: blocks of Philox output are computed from the index, so
 // results do not change with the OpenMP thread count or the split of the loop.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -35,18 +36,59 @@ void for_each_block(const Philox& g, int64_t n, F f) {
   parallel_for(
       blocks,
       [&](int64_t lo, int64_t hi) {
-        for (int64_t b = lo; b < hi; ++b) {
-          const Philox::Block w = g.block(uint64_t(b));
+        auto emit = [&](int64_t b, const uint32_t* w) {
           for (int j = 0; j < kPer; ++j) {
             const int64_t i = b * kPer + j;
-            if (i < n) f(i, w.data() + j * (4 / kPer));
+            if (i < n) f(i, w + j * (4 / kPer));
+          }
+        };
+        // Sixteen blocks at a time (vectorised Philox), then the rest one by one.
+        constexpr int kLanes = 16;
+        int64_t b = lo;
+        for (; b + kLanes <= hi; b += kLanes) {
+          uint32_t words[4][kLanes];
+          g.blocks<kLanes>(uint64_t(b), words);
+          for (int l = 0; l < kLanes; ++l) {
+            const uint32_t w[4] = {words[0][l], words[1][l], words[2][l], words[3][l]};
+            emit(b + l, w);
           }
         }
+        for (; b < hi; ++b) emit(b, g.block(uint64_t(b)).data());
       },
       kernels::kParallelGrain / 8);
 }
 
 uint64_t u64(const uint32_t* w) { return (uint64_t(w[0]) << 32) | w[1]; }
+
+// The same draws as for_each_block<4> (element i takes word i % 4 of block i / 4), handed out
+// as runs: f(i0, count, words) with words[e] the word of element i0 + e. Runs of 64 elements
+// come from sixteen blocks computed in SIMD lanes, so f's loop over a run vectorises too.
+template <typename F>
+void for_each_word_run(const Philox& g, int64_t n, F f) {
+  const int64_t blocks = (n + 3) / 4;
+  parallel_for(
+      blocks,
+      [&](int64_t lo, int64_t hi) {
+        constexpr int kLanes = 16;
+        uint32_t run[4 * kLanes];
+        int64_t b = lo;
+        for (; b + kLanes <= hi; b += kLanes) {
+          uint32_t words[4][kLanes];
+          g.blocks<kLanes>(uint64_t(b), words);
+          for (int l = 0; l < kLanes; ++l) {
+            for (int j = 0; j < 4; ++j) run[l * 4 + j] = words[j][l];
+          }
+          const int64_t i0 = b * 4;
+          f(i0, std::min<int64_t>(4 * kLanes, n - i0), run);
+        }
+        for (; b < hi; ++b) {
+          const Philox::Block w = g.block(uint64_t(b));
+          const int64_t i0 = b * 4;
+          f(i0, std::min<int64_t>(4, n - i0), w.data());
+        }
+      },
+      kernels::kParallelGrain / 8);
+}
 
 template <typename T, bool kStateless>
 void uniform_kernel(KernelContext& c) {
@@ -95,17 +137,25 @@ void dropout_kernel(KernelContext& c) {
   const double rate = c.attr<double>("rate");
   const T threshold = T(rate), scale = T(1.0 / (1.0 - rate));
   const Philox g = generator<false>(c);
-  auto apply = [&](int64_t i, T u) {
-    const bool k = u >= threshold;
-    const T kept = px[i] * scale;
-    pk[i] = k;
-    py[i] = k ? kept : T(0);
-  };
   if constexpr (std::is_same_v<T, float>) {
-    for_each_block<4>(g, x.num_elements(), [&](int64_t i, const uint32_t* w) {
-      apply(i, 0.0f + 1.0f * Philox::to_unit_float(w[0]));
+    for_each_word_run(g, x.num_elements(), [=](int64_t i0, int64_t count, const uint32_t* w) {
+      const float* __restrict xs = px + i0;
+      float* __restrict ys = py + i0;
+      bool* __restrict ks = pk + i0;
+      for (int64_t e = 0; e < count; ++e) {
+        const bool k = 0.0f + 1.0f * Philox::to_unit_float(w[e]) >= threshold;
+        const float kept = xs[e] * scale;
+        ks[e] = k;
+        ys[e] = k ? kept : 0.0f;
+      }
     });
   } else {
+    auto apply = [&](int64_t i, T u) {
+      const bool k = u >= threshold;
+      const T kept = px[i] * scale;
+      pk[i] = k;
+      py[i] = k ? kept : T(0);
+    };
     for_each_block<2>(g, x.num_elements(), [&](int64_t i, const uint32_t* w) {
       apply(i, 0.0 + 1.0 * Philox::to_unit_double(w[0], w[1]));
     });
@@ -119,10 +169,16 @@ void dropout_grad_kernel(KernelContext& c) {
   Tensor& out = c.allocate_output(0);
   T* po = out.mutable_data<T>();
   const T scale = T(1.0 / (1.0 - c.attr<double>("rate")));
-  parallel_for(out.num_elements(), [&](int64_t lo, int64_t hi) {
+  parallel_for(out.num_elements(), [=](int64_t lo, int64_t hi) {
+    const T* __restrict d = dy;
+    const bool* __restrict k = keep;
+    T* __restrict o = po;
+    // The select as a bit mask (GCC keeps `k[i] ? g : 0` on bools as a branch): vectorises, and
+    // gives the select's bits (+0 where dropped, even for an infinite or NaN gradient).
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
     for (int64_t i = lo; i < hi; ++i) {
-      const T g = dy[i] * scale;  // both loads unconditional: the select vectorises
-      po[i] = keep[i] ? g : T(0);
+      const Bits mask = Bits(0) - Bits(k[i]);
+      o[i] = std::bit_cast<T>(std::bit_cast<Bits>(d[i] * scale) & mask);
     }
   });
 }

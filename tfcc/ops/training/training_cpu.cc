@@ -39,8 +39,10 @@ void gradient_descent(KernelContext& ctx) {
   const T* g = ctx.input(1).data<T>();
   std::lock_guard<std::mutex> lock(var.mu);
   T* w = writable<T>(var);
-  kernels::parallel_for(var.shape.num_elements(), [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) w[i] -= alpha * g[i];
+  kernels::parallel_for(var.shape.num_elements(), [w, g, alpha](int64_t lo, int64_t hi) {
+    T* __restrict pw = w;
+    const T* __restrict pg = g;
+    for (int64_t i = lo; i < hi; ++i) pw[i] -= alpha * pg[i];
   });
   publish(ctx, var);
 }
@@ -55,10 +57,21 @@ void keras_momentum(KernelContext& ctx) {
   std::scoped_lock lock(var.mu, acc.mu);
   T* w = writable<T>(var);
   T* a = writable<T>(acc);
-  kernels::parallel_for(var.shape.num_elements(), [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) {
-      a[i] = a[i] * momentum - lr * g[i];
-      w[i] += nesterov ? a[i] * momentum - lr * g[i] : a[i];
+  // Scalars by value and restrict pointers: the loop vectorises (stores cannot alias them).
+  kernels::parallel_for(var.shape.num_elements(), [=](int64_t lo, int64_t hi) {
+    T* __restrict pw = w;
+    T* __restrict pa = a;
+    const T* __restrict pg = g;
+    if (nesterov) {
+      for (int64_t i = lo; i < hi; ++i) {
+        pa[i] = pa[i] * momentum - lr * pg[i];
+        pw[i] += pa[i] * momentum - lr * pg[i];
+      }
+    } else {
+      for (int64_t i = lo; i < hi; ++i) {
+        pa[i] = pa[i] * momentum - lr * pg[i];
+        pw[i] += pa[i];
+      }
     }
   });
   publish(ctx, var);
@@ -79,13 +92,33 @@ void adam(KernelContext& ctx) {
   T* w = writable<T>(var);
   T* m = writable<T>(ms);
   T* v = writable<T>(vs);
-  kernels::parallel_for(var.shape.num_elements(), [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) {
-      const T gi = g[i];
-      m[i] += (gi - m[i]) * (T(1) - beta1);
-      v[i] += (gi * gi - v[i]) * (T(1) - beta2);
-      const T step = nesterov ? gi * (T(1) - beta1) + beta1 * m[i] : m[i];
-      w[i] -= lr_t * step / (std::sqrt(v[i]) + epsilon);
+  // One pass over var, m, v and g (seven memory streams), vectorised: scalars by value,
+  // restrict pointers, the nesterov choice outside the loop. The same arithmetic, in the same
+  // order, as the scalar formulas.
+  const T one_minus_beta1 = T(1) - beta1, one_minus_beta2 = T(1) - beta2;
+  kernels::parallel_for(var.shape.num_elements(), [=](int64_t lo, int64_t hi) {
+    T* __restrict pw = w;
+    T* __restrict pm = m;
+    T* __restrict pv = v;
+    const T* __restrict pg = g;
+    if (nesterov) {
+      for (int64_t i = lo; i < hi; ++i) {
+        const T gi = pg[i];
+        const T mi = pm[i] + (gi - pm[i]) * one_minus_beta1;
+        const T vi = pv[i] + (gi * gi - pv[i]) * one_minus_beta2;
+        pm[i] = mi;
+        pv[i] = vi;
+        pw[i] -= lr_t * (gi * one_minus_beta1 + beta1 * mi) / (std::sqrt(vi) + epsilon);
+      }
+    } else {
+      for (int64_t i = lo; i < hi; ++i) {
+        const T gi = pg[i];
+        const T mi = pm[i] + (gi - pm[i]) * one_minus_beta1;
+        const T vi = pv[i] + (gi * gi - pv[i]) * one_minus_beta2;
+        pm[i] = mi;
+        pv[i] = vi;
+        pw[i] -= lr_t * mi / (std::sqrt(vi) + epsilon);
+      }
     }
   });
   publish(ctx, var);

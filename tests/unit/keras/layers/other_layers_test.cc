@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "tests/unit/keras/layers/layer_test_util.h"
+#include "tfcc/graph/passes/pass_manager.h"
+#include "tfcc/graph/trace/trace_context.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc::keras {
@@ -69,6 +71,89 @@ TEST(BatchNormalization, Gradients) {
   auto x = random::normal({6, 3}, 0, 1, float64);
   EXPECT_LT(testing::layer_gradient_error(bn, x, /*training=*/true), 1e-5);
   EXPECT_LT(testing::layer_gradient_error(bn, x, /*training=*/false), 1e-6);
+}
+
+// The composite BatchNormalization formula, for comparison with the fused path.
+Tensor composite_batch_norm(const Tensor& x, const Tensor& mean, const Tensor& var,
+                            const Tensor& gamma, const Tensor& beta, double eps) {
+  return add(multiply(subtract(x, mean), multiply(rsqrt(add(var, eps)), gamma)), beta);
+}
+
+TEST(BatchNormalization, FourDInputRunsFusedAndMatchesTheComposite) {
+  layers::BatchNormalization bn({.momentum = 0.9});
+  Tensor x = random::normal({4, 3, 3, 5}, 1, 2, float32, 7);
+  bn(x);                                                            // build
+  bn.weights()[0].assign(random::normal({5}, 1, 0.3, float32, 8));  // gamma
+  bn.weights()[1].assign(random::normal({5}, 0, 0.3, float32, 9));  // beta
+  Tensor gamma = bn.weights()[0].read_value(), beta = bn.weights()[1].read_value();
+  Tensor mm0 = bn.moving_mean().read_value(), mv0 = bn.moving_variance().read_value();
+
+  Tensor y = bn(x, {.training = true});
+  Tensor mean = reduce_mean(x, Axes({0, 1, 2}));
+  Tensor var = reduce_mean(square(subtract(x, mean)), Axes({0, 1, 2}));
+  Tensor expected = composite_batch_norm(x, mean, var, gamma, beta, 1e-3);
+  std::vector<float> got = y.to_vector<float>(), want = expected.to_vector<float>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-5f) << i;
+  // Moving statistics: moving - (moving - stat) * 0.1, the variance Bessel-corrected (36 / 35).
+  std::vector<float> mm = bn.moving_mean().read_value().to_vector<float>();
+  std::vector<float> mv = bn.moving_variance().read_value().to_vector<float>();
+  std::vector<float> m = mean.to_vector<float>(), v = var.to_vector<float>();
+  for (size_t k = 0; k < 5; ++k) {
+    EXPECT_NEAR(mm[k], mm0.to_vector<float>()[k] * 0.9 + m[k] * 0.1, 1e-6) << k;
+    EXPECT_NEAR(mv[k], mv0.to_vector<float>()[k] * 0.9 + v[k] * 36.0 / 35.0 * 0.1, 1e-5) << k;
+  }
+  // Inference: the moving statistics, nothing updated.
+  Tensor z = bn(x);
+  want = composite_batch_norm(x, bn.moving_mean().read_value(), bn.moving_variance().read_value(),
+                              gamma, beta, 1e-3)
+             .to_vector<float>();
+  got = z.to_vector<float>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-5f) << i;
+  EXPECT_EQ(bn.moving_mean().read_value().to_vector<float>(), mm);
+  // Without center / scale (ones and zeros in the op); a frozen layer runs in inference mode.
+  layers::BatchNormalization plain({.center = false, .scale = false});
+  EXPECT_EQ(plain(x, {.training = true}).shape(), x.shape());
+  EXPECT_EQ(plain.trainable_weights().size(), 0u);
+  plain.set_trainable(false);
+  Tensor mm_plain = plain.moving_mean().read_value();
+  plain(x, {.training = true});
+  EXPECT_EQ(plain.moving_mean().read_value().to_vector<float>(), mm_plain.to_vector<float>());
+}
+
+TEST(BatchNormalization, FourDGradients) {
+  layers::BatchNormalization bn({.dtype = float64});
+  auto x = random::normal({2, 3, 2, 3}, 0, 1, float64, 5);
+  EXPECT_LT(testing::layer_gradient_error(bn, x, /*training=*/true), 1e-5);
+  EXPECT_LT(testing::layer_gradient_error(bn, x, /*training=*/false), 1e-6);
+}
+
+TEST(BatchNormalization, InferenceFoldsIntoThePrecedingConv) {
+  Sequential model({layers::Conv2D(4, 3, {.use_bias = false, .input_shape = {6, 6, 2}}),
+                    layers::BatchNormalization(), layers::ReLU()});
+  Tensor x = random::normal({2, 6, 6, 2}, 0, 1, float32, 3);
+  for (int i = 0; i < 3; ++i) model(x, {.training = true});  // moving statistics move
+  Tensor eager = model(x);
+
+  graph::TraceContext ctx("inference");
+  Tensor arg = ctx.add_arg(float32, PartialShape({2, 6, 6, 2}), "x");
+  {
+    ExecutionContextScope scope(&ctx);
+    std::vector<Tensor> outputs{model(arg)};
+    ctx.finish(outputs);
+  }
+  auto count = [](const graph::Graph& g, const std::string& type) {
+    int n = 0;
+    for (const auto& node : g.nodes()) n += node.type_name() == type;
+    return n;
+  };
+  EXPECT_EQ(count(ctx.graph(), "FusedBatchNormV3"), 1);
+  graph::Graph optimized = graph::optimize(ctx.graph());
+  EXPECT_EQ(count(optimized, "FusedBatchNormV3"), 0) << optimized.to_string();
+  EXPECT_EQ(count(optimized, "_FusedConv2D"), 1) << optimized.to_string();
+  // The traced (optimized) model agrees with the eager one.
+  auto traced = tfcc::function([&](const Tensor& t) { return model(t); });
+  std::vector<float> got = traced(x).to_vector<float>(), want = eager.to_vector<float>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5f) << i;
 }
 
 TEST(LayerNormalization, NormalisesEachExample) {

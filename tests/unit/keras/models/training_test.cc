@@ -55,6 +55,35 @@ TEST(Fit, MetricNamesAreExactlyAsPassed) {
   EXPECT_EQ(history["acc"], history["my_accuracy"]);
 }
 
+TEST(Evaluate, ReturnDictNamesLossAndMetricsAsKeras) {
+  auto [x, y] = blobs(64, 2);
+  auto model = small_model();
+  model.compile(classifier({"acc", metrics::SparseCategoricalAccuracy({.name = "my_accuracy"})}));
+  model.fit(x, y, {.verbose = 0});
+  auto list = model.evaluate(x, y, {.verbose = 0});
+  auto named = model.evaluate(x, y, {.verbose = 0, .return_dict = true});
+  EXPECT_FALSE(list.is_dict());
+  ASSERT_TRUE(named.is_dict());
+  EXPECT_EQ(named.keys(), (std::vector<std::string>{"loss", "acc", "my_accuracy"}));
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(named["loss"], list[0]);
+  EXPECT_EQ(named["acc"], list[1]);
+  EXPECT_EQ(named["my_accuracy"], list[2]);
+  EXPECT_EQ(named.dict().at("acc"), list[1]);
+  std::vector<double> as_vector = list;  // the default form converts to a vector
+  EXPECT_EQ(as_vector, list.values());
+  // Each form refuses the other's accessors; an unknown name lists the known ones.
+  EXPECT_THROW(named[0], InvalidArgumentError);
+  EXPECT_THROW(list["loss"], InvalidArgumentError);
+  EXPECT_THROW(list[3], OutOfRangeError);
+  try {
+    named["accuracy"];
+    FAIL() << "expected NotFoundError";
+  } catch (const NotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("loss, acc, my_accuracy"), std::string::npos);
+  }
+}
+
 TEST(Fit, ValidationSplitAndData) {
   auto [x, y] = blobs(100, 3);
   auto model = small_model();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tfcc/core/tensor.h"
+#include "tfcc/keras/saving/json.h"
 
 namespace tfcc::keras::optimizers::schedules {
 
@@ -23,6 +24,9 @@ class LearningRateSchedule {
   virtual Tensor operator()(const Tensor& step) const = 0;
   /// Keras' class name ("ExponentialDecay", ...).
   virtual std::string name() const = 0;
+  /// Keras' get_config(): the constructor's arguments by name, so serialization.h can rebuild
+  /// the schedule. Default: empty (a schedule defined outside tfcc cannot be rebuilt).
+  virtual saving::Json get_config() const { return saving::Json::object(); }
 };
 
 /// Options of ExponentialDecay.
@@ -36,6 +40,7 @@ class ExponentialDecay : public LearningRateSchedule {
                    ExponentialDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "ExponentialDecay"; }
+  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_, decay_rate_;
@@ -49,6 +54,7 @@ class PiecewiseConstantDecay : public LearningRateSchedule {
   PiecewiseConstantDecay(std::vector<double> boundaries, std::vector<double> values);
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "PiecewiseConstantDecay"; }
+  saving::Json get_config() const override;
 
  private:
   std::vector<double> boundaries_, values_;
@@ -68,6 +74,7 @@ class CosineDecay : public LearningRateSchedule {
   CosineDecay(double initial_learning_rate, double decay_steps, CosineDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "CosineDecay"; }
+  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_;
@@ -87,6 +94,7 @@ class PolynomialDecay : public LearningRateSchedule {
                   PolynomialDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "PolynomialDecay"; }
+  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_;
