@@ -90,10 +90,10 @@ TEST(TracedIterationTest, TracedTrainingEpochMatchesTheEagerLoop) {
   }
   Dataset ds = Dataset::from_tensor_slices(
                    {Tensor::from_vector(xs, {22, 2}), Tensor::from_vector(ys, {22, 1})})
-                   // 5 batches of 4. drop_remainder keeps the batch dimension known in the
-                   // trace: the gradient of a broadcasting op between two tensors of unknown
-                   // batch size is not implemented yet (ops/binary sum_to_shape_of).
-                   .batch(4, /*drop_remainder=*/true);
+                   // 5 batches of 4 and a last one of 2, as tf.data batches by default: the
+                   // batch dimension is unknown in the trace, so the gradients of the
+                   // broadcasting ops reduce over it at run time (BroadcastGradientArgs).
+                   .batch(4);
   struct Model {
     Variable w{zeros({2, 1}), {.name = "w"}};
     Variable b{zeros({1}), {.name = "b"}};
