@@ -31,7 +31,7 @@
 //   auto grads = strategy.gradient(tape, loss, vars);   // = all_reduce(tape.gradient(...)), kMean
 //
 // plans buckets over the variables in reverse order (the order backprop produces their
-// gradients), and starts each bucket's all-reduce on the strategy's communication thread as soon
+// gradients), and starts each bucket's all-reduce on the process's communication thread as soon
 // as all its gradients are final, while the tape still computes the earlier layers' gradients;
 // one wait at the end collects the results. Buckets start in that fixed order on every rank, and
 // each element is still summed in rank order, so the result is bit for bit the all_reduce() one.
