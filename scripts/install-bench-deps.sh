@@ -4,6 +4,7 @@
 #   - LibTorch C++ and PyTorch: Debian 12's libtorch-dev and python3-torch (1.13.1), and
 #     libopenblas0-pthread: without it Debian's PyTorch does its matmuls with the reference BLAS
 #     (libblas3), far from its best; OpenBLAS takes over libblas.so.3 through the alternatives.
+#   - linux-perf: `perf record -g` to profile a benchmark (BENCHMARKS.md's profiles).
 #   - TensorFlow: pip's tensorflow-cpu in a virtual environment under the build folder
 #     (BUILD_DIR/tf-venv, default build/release), which benchmarks/run.sh picks up.
 # Every step is best effort: a peer that cannot be installed is reported and skipped, and the
@@ -15,7 +16,7 @@ set -uo pipefail
 BUILD=${1:-build/release}
 TF_VERSION=${TF_VERSION:-2.21.0}
 
-packages=(libtorch-dev python3-torch libopenblas0-pthread python3-venv)
+packages=(libtorch-dev python3-torch libopenblas0-pthread python3-venv linux-perf)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -236,9 +236,11 @@ std::vector<OpRow> pool_rows() {
   // between windows (stride > window) that must stay zero.
   const PoolParams same2{2, 2, "SAME"}, gaps{2, 3, "VALID"};
   rows.push_back(max_grad_row("max_pool_grad_2x2_same_odd_sizes", same2, false,
-                              {grad_case("2x5x7x3", {2, 5, 7, 3}, same2, false, 37)}));
+                              {grad_case("1x3x5x2", {1, 3, 5, 2}, same2, false, 41),
+                               grad_case("2x5x7x3", {2, 5, 7, 3}, same2, false, 37)}));
   rows.push_back(max_grad_row("max_pool_grad_2x2_stride3_gaps", gaps, false,
-                              {grad_case("2x8x7x5", {2, 8, 7, 5}, gaps, false, 39)}));
+                              {grad_case("1x5x4x2", {1, 5, 4, 2}, gaps, false, 43),
+                               grad_case("2x8x7x5", {2, 8, 7, 5}, gaps, false, 39)}));
   rows.push_back(
       max_grad_row("max_pool_grad_3x3_same_stride2", same3, false,
                    {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 25),

@@ -119,7 +119,9 @@ class EvaluateResult {
   double operator[](size_t i) const;
   /// The values in order (list form).
   const std::vector<double>& values() const;
-  operator const std::vector<double>&() const { return values(); }  // NOLINT: list-like
+  /// A copy of the values (list form).
+  operator std::vector<double>() const { return values(); }  // NOLINT: list-like
+  /// Iteration over the values (list form).
   std::vector<double>::const_iterator begin() const { return values().begin(); }
   std::vector<double>::const_iterator end() const { return values().end(); }
 

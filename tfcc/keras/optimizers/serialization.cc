@@ -1,6 +1,7 @@
 // get_config of the optimizers and schedules, and their inverse (keras.optimizers.deserialize).
 #include "tfcc/keras/optimizers/serialization.h"
 
+#include <initializer_list>
 #include <type_traits>
 
 #include "tfcc/keras/optimizers/optimizers.h"
@@ -9,6 +10,11 @@ namespace tfcc::keras::optimizers {
 namespace {
 
 using saving::Json;
+
+// Sets each (key, value) of `members` on the object `c`, in order.
+void set_members(Json& c, std::initializer_list<std::pair<const char*, Json>> members) {
+  for (const auto& [key, value] : members) c.set(key, value);
+}
 
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 
@@ -150,54 +156,50 @@ Json Optimizer::get_config() const {
 void Optimizer::add_config(Json&) const {}
 
 void SGD::add_config(Json& c) const {
-  c.set("momentum", Json(momentum_));
-  c.set("nesterov", Json(nesterov_));
+  set_members(c, {{"momentum", Json(momentum_)}, {"nesterov", Json(nesterov_)}});
 }
 
 void Adam::add_config(Json& c) const {
-  c.set("beta_1", Json(beta_1_));
-  c.set("beta_2", Json(beta_2_));
-  c.set("epsilon", Json(epsilon_));
-  c.set("amsgrad", Json(amsgrad_));
+  set_members(c, {{"beta_1", Json(beta_1_)},
+                  {"beta_2", Json(beta_2_)},
+                  {"epsilon", Json(epsilon_)},
+                  {"amsgrad", Json(amsgrad_)}});
 }
 
 void Adamax::add_config(Json& c) const {
-  c.set("beta_1", Json(beta_1_));
-  c.set("beta_2", Json(beta_2_));
-  c.set("epsilon", Json(epsilon_));
+  set_members(c,
+              {{"beta_1", Json(beta_1_)}, {"beta_2", Json(beta_2_)}, {"epsilon", Json(epsilon_)}});
 }
 
 void Nadam::add_config(Json& c) const {
-  c.set("beta_1", Json(beta_1_));
-  c.set("beta_2", Json(beta_2_));
-  c.set("epsilon", Json(epsilon_));
+  set_members(c,
+              {{"beta_1", Json(beta_1_)}, {"beta_2", Json(beta_2_)}, {"epsilon", Json(epsilon_)}});
 }
 
 void RMSprop::add_config(Json& c) const {
-  c.set("rho", Json(rho_));
-  c.set("momentum", Json(momentum_));
-  c.set("epsilon", Json(epsilon_));
-  c.set("centered", Json(centered_));
+  set_members(c, {{"rho", Json(rho_)},
+                  {"momentum", Json(momentum_)},
+                  {"epsilon", Json(epsilon_)},
+                  {"centered", Json(centered_)}});
 }
 
 void Adagrad::add_config(Json& c) const {
-  c.set("initial_accumulator_value", Json(initial_accumulator_value_));
-  c.set("epsilon", Json(epsilon_));
+  set_members(c, {{"initial_accumulator_value", Json(initial_accumulator_value_)},
+                  {"epsilon", Json(epsilon_)}});
 }
 
 void Adadelta::add_config(Json& c) const {
-  c.set("rho", Json(rho_));
-  c.set("epsilon", Json(epsilon_));
+  set_members(c, {{"rho", Json(rho_)}, {"epsilon", Json(epsilon_)}});
 }
 
 void Ftrl::add_config(Json& c) const {
-  c.set("learning_rate_power", Json(options_.learning_rate_power));
-  c.set("initial_accumulator_value", Json(options_.initial_accumulator_value));
-  c.set("l1_regularization_strength", Json(options_.l1_regularization_strength));
-  c.set("l2_regularization_strength", Json(options_.l2_regularization_strength));
-  c.set("l2_shrinkage_regularization_strength",
-        Json(options_.l2_shrinkage_regularization_strength));
-  c.set("beta", Json(options_.beta));
+  set_members(c, {{"learning_rate_power", Json(options_.learning_rate_power)},
+                  {"initial_accumulator_value", Json(options_.initial_accumulator_value)},
+                  {"l1_regularization_strength", Json(options_.l1_regularization_strength)},
+                  {"l2_regularization_strength", Json(options_.l2_regularization_strength)},
+                  {"l2_shrinkage_regularization_strength",
+                   Json(options_.l2_shrinkage_regularization_strength)},
+                  {"beta", Json(options_.beta)}});
 }
 
 // ---- serialize / deserialize ---------------------------------------------------------------

@@ -2,7 +2,6 @@
 // pair, call) and the element's index: blocks of Philox output are computed from the index, so
 // results do not change with the OpenMP thread count or the split of the loop.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -142,9 +141,10 @@ void dropout_kernel(KernelContext& c) {
       const float* __restrict xs = px + i0;
       float* __restrict ys = py + i0;
       bool* __restrict ks = pk + i0;
+      const float t = threshold, s = scale;  // locals: stores could alias the closure's copies
       for (int64_t e = 0; e < count; ++e) {
-        const bool k = 0.0f + 1.0f * Philox::to_unit_float(w[e]) >= threshold;
-        const float kept = xs[e] * scale;
+        const bool k = 0.0f + 1.0f * Philox::to_unit_float(w[e]) >= t;
+        const float kept = xs[e] * s;
         ks[e] = k;
         ys[e] = k ? kept : 0.0f;
       }
@@ -170,15 +170,15 @@ void dropout_grad_kernel(KernelContext& c) {
   T* po = out.mutable_data<T>();
   const T scale = T(1.0 / (1.0 - c.attr<double>("rate")));
   parallel_for(out.num_elements(), [=](int64_t lo, int64_t hi) {
+    // Restrict pointers, the mask read as bytes and the scale as a local (a store through `o`
+    // could alias the closure's copy): the select vectorises.
     const T* __restrict d = dy;
-    const bool* __restrict k = keep;
+    const uint8_t* __restrict k = reinterpret_cast<const uint8_t*>(keep);
     T* __restrict o = po;
-    // The select as a bit mask (GCC keeps `k[i] ? g : 0` on bools as a branch): vectorises, and
-    // gives the select's bits (+0 where dropped, even for an infinite or NaN gradient).
-    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    const T s = scale;
     for (int64_t i = lo; i < hi; ++i) {
-      const Bits mask = Bits(0) - Bits(k[i]);
-      o[i] = std::bit_cast<T>(std::bit_cast<Bits>(d[i] * scale) & mask);
+      const T g = d[i] * s;
+      o[i] = k[i] != 0 ? g : T(0);
     }
   });
 }

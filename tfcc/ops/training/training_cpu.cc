@@ -101,24 +101,23 @@ void adam(KernelContext& ctx) {
     T* __restrict pm = m;
     T* __restrict pv = v;
     const T* __restrict pg = g;
+    // Locals, not the closure's copies: a store through pw/pm/pv could alias those.
+    const T b1 = beta1, c1 = one_minus_beta1, c2 = one_minus_beta2, rate = lr_t, eps = epsilon;
+    auto run = [&]<bool kNesterov>() {
+      for (int64_t i = lo; i < hi; ++i) {
+        const T gi = pg[i];
+        const T mi = pm[i] + (gi - pm[i]) * c1;
+        const T vi = pv[i] + (gi * gi - pv[i]) * c2;
+        pm[i] = mi;
+        pv[i] = vi;
+        const T step = kNesterov ? gi * c1 + b1 * mi : mi;
+        pw[i] -= rate * step / (std::sqrt(vi) + eps);
+      }
+    };
     if (nesterov) {
-      for (int64_t i = lo; i < hi; ++i) {
-        const T gi = pg[i];
-        const T mi = pm[i] + (gi - pm[i]) * one_minus_beta1;
-        const T vi = pv[i] + (gi * gi - pv[i]) * one_minus_beta2;
-        pm[i] = mi;
-        pv[i] = vi;
-        pw[i] -= lr_t * (gi * one_minus_beta1 + beta1 * mi) / (std::sqrt(vi) + epsilon);
-      }
+      run.template operator()<true>();
     } else {
-      for (int64_t i = lo; i < hi; ++i) {
-        const T gi = pg[i];
-        const T mi = pm[i] + (gi - pm[i]) * one_minus_beta1;
-        const T vi = pv[i] + (gi * gi - pv[i]) * one_minus_beta2;
-        pm[i] = mi;
-        pv[i] = vi;
-        pw[i] -= lr_t * mi / (std::sqrt(vi) + epsilon);
-      }
+      run.template operator()<false>();
     }
   });
   publish(ctx, var);
