@@ -4,7 +4,6 @@
 // varying size (no drop_remainder) that matches the eager loop.
 #include <gtest/gtest.h>
 
-#include "tfcc/data/dataset.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {
@@ -138,44 +137,8 @@ TEST(BroadcastGradientTest, UnknownRankVectorsAndSecondOrder) {
   EXPECT_EQ(f.tracing_count(), 1);
 }
 
-// The seed's train(model, dataset, optimizer) under tf.function over batches without
-// drop_remainder: 22 examples in batches of 4 leave a last batch of 2, so the traced loop sees
-// a batch dimension of unknown size; loss terms between two such tensors broadcast.
-TEST(BroadcastGradientTest, TracedTrainingOverRemainderBatchesMatchesEager) {
-  std::vector<float> xs, ys;
-  for (int i = 0; i < 22; ++i) {
-    float a = static_cast<float>(i % 7) * 0.3f - 1.f, b = static_cast<float>(i % 5) * 0.2f;
-    xs.insert(xs.end(), {a, b});
-    ys.push_back(2.f * a - 3.f * b + 0.5f);
-  }
-  data::Dataset ds = data::Dataset::from_tensor_slices(
-                         {Tensor::from_vector(xs, {22, 2}), Tensor::from_vector(ys, {22, 1})})
-                         .batch(4);
-  struct Model {
-    Variable w{zeros({2, 1}), {.name = "w"}};
-    Variable b{zeros({1}), {.name = "b"}};
-    void step(const data::Element& batch) {
-      GradientTape tape;
-      Tensor pred = matmul(batch[0], w.read_value()) + b.read_value();
-      Tensor loss = reduce_mean(square(pred - batch[1]));
-      auto grads = tape.gradient(loss, std::vector<Variable>{w, b});
-      w.assign_sub(grads[0] * 0.1f);
-      b.assign_sub(grads[1] * 0.1f);
-    }
-  };
-  Model eager, traced;
-  for (int epoch = 0; epoch < 3; ++epoch) {
-    for (const data::Element& batch : ds) eager.step(batch);
-  }
-  auto train = function([&]() { ds.for_each([&](const data::Element& b) { traced.step(b); }); });
-  for (int epoch = 0; epoch < 3; ++epoch) train();
-  EXPECT_EQ(train.tracing_count(), 1);
-  std::vector<float> we = eager.w.read_value().to_vector<float>();
-  std::vector<float> wt = traced.w.read_value().to_vector<float>();
-  for (size_t i = 0; i < we.size(); ++i) EXPECT_NEAR(wt[i], we[i], 1e-6f) << i;
-  EXPECT_NEAR(traced.b.read_value().item<float>(), eager.b.read_value().item<float>(), 1e-6f);
-  EXPECT_NE(we[0], 0.f);  // it did train
-}
+// Traced training over batches without drop_remainder (a last batch of 2) is
+// TracedIterationTest.TracedTrainingEpochMatchesTheEagerLoop in tests/unit/data.
 
 }  // namespace
 }  // namespace tfcc
