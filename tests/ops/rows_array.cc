@@ -426,8 +426,8 @@ std::vector<OpRow> array_rows() {
   rows.push_back(unstack_row());
   rows.push_back(split_row());
   rows.push_back(split_v_row());
-  for (auto family : {array_slicing_rows, array_gather_rows, array_padding_rows,
-                      array_broadcast_gradient_rows}) {
+  for (auto family :
+       {array_slicing_rows, array_gather_rows, array_padding_rows, array_broadcast_gradient_rows}) {
     for (OpRow& row : family()) rows.push_back(std::move(row));
   }
   rows.push_back(query_row(

@@ -291,9 +291,9 @@ void set_seed(uint64_t seed) {
 Tensor get_global_state() {
   SeedState& s = seed_state();
   std::lock_guard lock(s.mu);
-  std::vector<int64_t> v = {s.global_seed.has_value(),
-                            static_cast<int64_t>(s.global_seed.value_or(0)),
-                            static_cast<int64_t>(s.op_counter), static_cast<int64_t>(s.calls.size())};
+  std::vector<int64_t> v = {
+      s.global_seed.has_value(), static_cast<int64_t>(s.global_seed.value_or(0)),
+      static_cast<int64_t>(s.op_counter), static_cast<int64_t>(s.calls.size())};
   for (const auto& [pair, calls] : s.calls) {
     v.push_back(pair.first);
     v.push_back(pair.second);
@@ -307,9 +307,9 @@ void set_global_state(const Tensor& state) {
                  "set_global_state expects a 1-D int64 tensor from get_global_state");
   const int64_t n = state.shape()[0];
   const int64_t* v = state.data<int64_t>();
-  TFCC_CHECK_ARG(n >= 4 && (v[0] == 0 || v[0] == 1) && v[3] >= 0 && v[3] <= (n - 4) / 3 &&
-                     n == 4 + 3 * v[3],
-                 "set_global_state: malformed random state of ", n, " values");
+  TFCC_CHECK_ARG(
+      n >= 4 && (v[0] == 0 || v[0] == 1) && v[3] >= 0 && v[3] <= (n - 4) / 3 && n == 4 + 3 * v[3],
+      "set_global_state: malformed random state of ", n, " values");
   SeedState& s = seed_state();
   std::lock_guard lock(s.mu);
   s.global_seed = v[0] ? std::optional<uint64_t>(static_cast<uint64_t>(v[1])) : std::nullopt;
