@@ -16,7 +16,6 @@
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 #include "tfcc/ops/linalg/onednn.h"
-#include "tfcc/ops/linalg/sgemm.h"
 
 namespace tfcc {
 namespace {
@@ -151,7 +150,7 @@ struct CacheEntry {
 struct Cache {
   std::mutex mu;
   std::map<std::vector<int64_t>, std::shared_ptr<const CacheEntry>> entries;
-  std::atomic<int64_t> hits{0}, misses{0}, fallbacks{0}, own_sgemm{0};
+  std::atomic<int64_t> hits{0}, misses{0}, fallbacks{0};
 };
 
 Cache& cache() {
@@ -250,28 +249,8 @@ std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapse
   return it->second;
 }
 
-// tfcc's own sgemm (sgemm.h) for large single products: measured against dnnl_sgemm on this
-// project's AVX-512 machines (BENCHMARKS.md), it is ahead from 512 on each side; below that
-// oneDNN's kernels, which skip packing small operands, are faster.
-bool use_own_sgemm(const Problem& p) {
-  return sgemm::available() && p.m >= 512 && p.n >= 512 && p.k >= 512;
-}
-
-void run_own_sgemm(const Problem& p, const float* a, const float* b, float* c) {
-  const int threads = std::max(1, omp_get_max_threads());
-  const sgemm::Dims d{p.m, p.n, p.k, p.ta, p.tb};
-  Tensor workspace = Tensor::empty(float32, Shape{sgemm::workspace_floats(d, threads)});
-  sgemm::multiply(d, a, p.ta ? p.m : p.k, b, p.tb ? p.k : p.n, c, p.n,
-                  workspace.mutable_data<float>(), threads);
-  cache().own_sgemm.fetch_add(1, std::memory_order_relaxed);
-}
-
 bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   const Collapsed cb = collapse(p);
-  if (cb.out.empty() && use_own_sgemm(p)) {
-    run_own_sgemm(p, a, b, c);
-    return true;
-  }
   if (cb.out.empty()) {
     // A single matrix product: oneDNN's BLAS-style sgemm beats its matmul primitive here (about
     // 180 against 150 GFLOP/s on one core, shared/research/machine.md) and needs no primitive.
@@ -415,7 +394,6 @@ MatMulCacheStats matmul_cache_stats() {
   s.hits = c.hits.load();
   s.misses = c.misses.load();
   s.fallbacks = c.fallbacks.load();
-  s.own_sgemm = c.own_sgemm.load();
   std::lock_guard lock(c.mu);
   s.entries = static_cast<int64_t>(c.entries.size());
   return s;

@@ -18,7 +18,6 @@ struct MatMulCacheStats {
   int64_t misses = 0;     ///< calls that built a primitive
   int64_t entries = 0;    ///< primitives held
   int64_t fallbacks = 0;  ///< float32 calls oneDNN could not take (run by the C++ loop)
-  int64_t own_sgemm = 0;  ///< float32 products run by tfcc's own AVX-512 sgemm (sgemm.h)
 };
 MatMulCacheStats matmul_cache_stats();
 
