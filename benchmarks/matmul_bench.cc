@@ -3,10 +3,11 @@
 // same process (16 independent AVX-512 FMA chains per thread, as shared/research/machine.md).
 // Not a Google Benchmark: each figure is the median over --reps timed repetitions.
 //
-// Fairness: every repetition of a product is preceded by a peak measurement on the same OpenMP
-// team that lasts as long as the product's (so both see the same clock state and the same share
-// of interruptions: under `chrt -f 50` the kernel still gives other tasks about 50 ms a second),
-// and the reported ratio is the median of the per-repetition ratios.
+// Fairness: every repetition of a product sits between two peak measurements on the same OpenMP
+// team that last as long as the product (so all see the same clock state and the same share of
+// interruptions: under `chrt -f 50` the kernel still gives other tasks about 50 ms a second);
+// a repetition's ratio is its GFLOP/s over the mean of the two peaks around it, and the reported
+// ratio is the median of the per-repetition ratios.
 //
 //   build/release/benchmarks/matmul_bench [--reps 7] [--json OUT]
 //
@@ -141,11 +142,16 @@ int main(int argc, char** argv) {
       const double peak_gflops = std::max(1.0, fma_peak_once(threads));
       const int64_t iters = std::max<int64_t>(
           1'000'000, int64_t(product_s * peak_gflops * 1e9 / peak_flops_per_iter));
+      // Peak bursts before and after every product: each product's ratio is taken against the
+      // mean of the bursts on either side of it, so one burst that was interrupted (or ran alone
+      // on a calm host) moves the ratio half as much.
       std::vector<double> g, pk, ratio;
+      pk.push_back(fma_peak_once(threads, iters));
       for (int r = 0; r < reps; ++r) {
-        pk.push_back(fma_peak_once(threads, iters));
         g.push_back(matmul_once(a, b, n));
-        ratio.push_back(pk.back() > 0 ? g.back() / pk.back() : 0);
+        pk.push_back(fma_peak_once(threads, iters));
+        const double around = 0.5 * (pk[pk.size() - 2] + pk.back());
+        ratio.push_back(around > 0 ? g.back() / around : 0);
       }
       record("matmul_" + std::to_string(n), threads, median(g));
       record("peak_before_" + std::to_string(n), threads, median(pk));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Matmul against the FMA peak and PyTorch (issue 4): matmul_bench (tfcc and the peak, same
-# process; the peak is measured right before each repetition of each product, for as long, and
-# tfcc / peak is the median of the per-repetition ratios) and matmul_peers.py (PyTorch,
+# process; the peak is measured right before and right after each repetition of each product, for
+# as long, and tfcc / peak is the median of the per-repetition ratios) and matmul_peers.py (PyTorch,
 # OPENBLAS_CORETYPE unset and Haswell), REPS rounds, then the table of medians.
 #
 #   bash benchmarks/matmul_run.sh [BUILD_DIR]      (default build/release; REPS=3 rounds)
