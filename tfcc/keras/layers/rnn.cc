@@ -241,7 +241,16 @@ Config RNN::get_config() const {
     for (auto& [key, value] : cell_->get_config()) {
       if (key != "name" && key != "trainable" && key != "dtype") c.emplace_back(key, value);
     }
+    return c;
   }
+  // A generic RNN carries its cell serialized, as Keras: {'class_name': ..., 'config': {...}}.
+  std::string cell = "{'class_name': " + config::repr(cell_->class_name()) + ", 'config': {";
+  bool first = true;
+  for (auto& [key, value] : cell_->get_config()) {
+    cell += (first ? "" : ", ") + config::repr(key) + ": " + value;
+    first = false;
+  }
+  c.emplace_back("cell", cell + "}}");
   return c;
 }
 

@@ -95,6 +95,35 @@ LayerFactory recurrent_factory(const char* default_recurrent_activation) {
   };
 }
 
+// SimpleRNNCell / LSTMCell / GRUCell from their config.
+template <typename Cell>
+LayerFactory cell_factory(const char* default_recurrent_activation) {
+  return [default_recurrent_activation](const Json& c) {
+    auto o = common_options<layers::RNNCellOptions>(c);
+    o.activation = str(c, "activation", "tanh");
+    o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
+    o.unit_forget_bias = flag(c, "unit_forget_bias", true);
+    o.reset_after = flag(c, "reset_after", true);
+    o.recurrent_regularizer = reg(c, "recurrent_regularizer");
+    return std::make_shared<Cell>(c.at("units").as_int("units"), o);
+  };
+}
+
+// RNN(cell): the cell comes back through the registry (a registered custom cell works too).
+std::shared_ptr<Layer> rnn_from_config(const Json& c) {
+  auto o = common_options<layers::RNNOptions>(c);
+  o.return_sequences = flag(c, "return_sequences", false);
+  o.return_state = flag(c, "return_state", false);
+  o.go_backwards = flag(c, "go_backwards", false);
+  const Json& cell = c.at("cell");
+  const std::string cls = cell.at("class_name").as_string("cell.class_name");
+  auto rnn_cell =
+      std::dynamic_pointer_cast<layers::RNNCell>(layer_from_config(cls, cell.at("config")));
+  TFCC_CHECK_ARG(rnn_cell != nullptr, "RNN config: the cell '", cls,
+                 "' is not a recurrent cell (a layers::RNNCell)");
+  return std::make_shared<layers::RNN>(std::move(rnn_cell), o);
+}
+
 // The built-in layers' factories: the inverse of their get_config.
 std::map<std::string, LayerFactory> builtins() {
   std::map<std::string, LayerFactory> m;
@@ -238,6 +267,10 @@ std::map<std::string, LayerFactory> builtins() {
   m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN>("tanh");
   m["LSTM"] = recurrent_factory<layers::LSTM>("sigmoid");
   m["GRU"] = recurrent_factory<layers::GRU>("sigmoid");
+  m["SimpleRNNCell"] = cell_factory<layers::SimpleRNNCell>("tanh");
+  m["LSTMCell"] = cell_factory<layers::LSTMCell>("sigmoid");
+  m["GRUCell"] = cell_factory<layers::GRUCell>("sigmoid");
+  m["RNN"] = rnn_from_config;
   return m;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/keras/saving/saving_test_util.h"
+#include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/keras/saving/model_saving.h"
 
 namespace tfcc::keras {
@@ -59,6 +60,38 @@ TEST(SaveBuiltinLayers, LoadedRecurrentLayersKeepTheirSettings) {
   const std::string json = models::model_to_json(*models::load_model(dir + "/m"));
   EXPECT_NE(json.find("\"reset_after\": false"), std::string::npos) << json;
   EXPECT_NE(json.find("\"recurrent_activation\": \"sigmoid\""), std::string::npos) << json;
+}
+
+TEST(SaveBuiltinLayers, GenericRnnWithEachCellRoundTrip) {
+  auto inputs = Input({5, 3});
+  auto h = layers::RNN(layers::LSTMCell(4), {.return_sequences = true})(inputs);
+  h = layers::RNN(layers::GRUCell(3, {.reset_after = false}),
+                  {.return_sequences = true, .go_backwards = true})(h);
+  auto out = layers::RNN(layers::SimpleRNNCell(2, {.activation = "relu"}))(h);
+  Model model(inputs, out, {.name = "generic_rnn"});
+  const std::string json = models::model_to_json(model);
+  EXPECT_NE(json.find("\"class_name\": \"GRUCell\""), std::string::npos) << json;
+  expect_round_trip(model, random::normal({2, 5, 3}, 0, 1, float32, 7), "generic_rnn");
+}
+
+TEST(SaveBuiltinLayers, RnnConfigWhoseCellIsNotACellIsRejected) {
+  const auto not_a_cell = saving::Json::from_python_literal(
+      "{'name': 'r', 'cell': {'class_name': 'Dense', 'config': {'units': 2}}}");
+  EXPECT_THROW(
+      {
+        try {
+          saving::layer_from_config("RNN", not_a_cell);
+        } catch (const InvalidArgumentError& e) {
+          EXPECT_NE(std::string(e.what()).find("'Dense' is not a recurrent cell"),
+                    std::string::npos)
+              << e.what();
+          throw;
+        }
+      },
+      InvalidArgumentError);
+  const auto unknown_cell = saving::Json::from_python_literal(
+      "{'name': 'r', 'cell': {'class_name': 'PeepholeCell', 'config': {'units': 2}}}");
+  EXPECT_THROW(saving::layer_from_config("RNN", unknown_cell), InvalidArgumentError);
 }
 
 }  // namespace
