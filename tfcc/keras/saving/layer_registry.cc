@@ -78,34 +78,29 @@ Options common_options(const Json& c) {
   return o;
 }
 
-// SimpleRNN / LSTM / GRU from their flat config (the cell's settings at the top level).
-template <typename RecurrentLayer>
-LayerFactory recurrent_factory(const char* default_recurrent_activation) {
-  return [default_recurrent_activation](const Json& c) {
-    auto o = common_options<layers::RecurrentOptions>(c);
-    o.activation = str(c, "activation", "tanh");
-    o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
-    o.unit_forget_bias = flag(c, "unit_forget_bias", true);
-    o.reset_after = flag(c, "reset_after", true);
-    o.recurrent_regularizer = reg(c, "recurrent_regularizer");
+// SimpleRNN / LSTM / GRU (the cell's settings at the top level of their config) and the cells
+// SimpleRNNCell / LSTMCell / GRUCell: `Options` is RecurrentOptions or RNNCellOptions.
+template <typename Options>
+Options recurrent_options(const Json& c, const char* default_recurrent_activation) {
+  auto o = common_options<Options>(c);
+  o.activation = str(c, "activation", "tanh");
+  o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
+  o.unit_forget_bias = flag(c, "unit_forget_bias", true);
+  o.reset_after = flag(c, "reset_after", true);
+  o.recurrent_regularizer = reg(c, "recurrent_regularizer");
+  if constexpr (requires { o.return_sequences; }) {
     o.return_sequences = flag(c, "return_sequences", false);
     o.return_state = flag(c, "return_state", false);
     o.go_backwards = flag(c, "go_backwards", false);
-    return std::make_shared<RecurrentLayer>(c.at("units").as_int("units"), o);
-  };
+  }
+  return o;
 }
 
-// SimpleRNNCell / LSTMCell / GRUCell from their config.
-template <typename Cell>
-LayerFactory cell_factory(const char* default_recurrent_activation) {
+template <typename Recurrent, typename Options>
+LayerFactory recurrent_factory(const char* default_recurrent_activation) {
   return [default_recurrent_activation](const Json& c) {
-    auto o = common_options<layers::RNNCellOptions>(c);
-    o.activation = str(c, "activation", "tanh");
-    o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
-    o.unit_forget_bias = flag(c, "unit_forget_bias", true);
-    o.reset_after = flag(c, "reset_after", true);
-    o.recurrent_regularizer = reg(c, "recurrent_regularizer");
-    return std::make_shared<Cell>(c.at("units").as_int("units"), o);
+    return std::make_shared<Recurrent>(c.at("units").as_int("units"),
+                                       recurrent_options<Options>(c, default_recurrent_activation));
   };
 }
 
@@ -264,12 +259,13 @@ std::map<std::string, LayerFactory> builtins() {
     return std::make_shared<layers::Embedding>(c.at("input_dim").as_int("input_dim"),
                                                c.at("output_dim").as_int("output_dim"), o);
   };
-  m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN>("tanh");
-  m["LSTM"] = recurrent_factory<layers::LSTM>("sigmoid");
-  m["GRU"] = recurrent_factory<layers::GRU>("sigmoid");
-  m["SimpleRNNCell"] = cell_factory<layers::SimpleRNNCell>("tanh");
-  m["LSTMCell"] = cell_factory<layers::LSTMCell>("sigmoid");
-  m["GRUCell"] = cell_factory<layers::GRUCell>("sigmoid");
+  using layers::RecurrentOptions, layers::RNNCellOptions;
+  m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN, RecurrentOptions>("tanh");
+  m["LSTM"] = recurrent_factory<layers::LSTM, RecurrentOptions>("sigmoid");
+  m["GRU"] = recurrent_factory<layers::GRU, RecurrentOptions>("sigmoid");
+  m["SimpleRNNCell"] = recurrent_factory<layers::SimpleRNNCell, RNNCellOptions>("tanh");
+  m["LSTMCell"] = recurrent_factory<layers::LSTMCell, RNNCellOptions>("sigmoid");
+  m["GRUCell"] = recurrent_factory<layers::GRUCell, RNNCellOptions>("sigmoid");
   m["RNN"] = rnn_from_config;
   return m;
 }
