@@ -1,7 +1,8 @@
 // Matmul against the machine's FMA peak (issue 4): float32 [n, n] x [n, n] products through
-// tfcc::matmul at n = 1024, 2048, 4096 on 1 and 2 threads, next to the FMA peak measured in the
-// same process (16 independent AVX-512 FMA chains per thread, as shared/research/machine.md).
-// Not a Google Benchmark: each figure is the median over --reps timed repetitions.
+// tfcc::matmul at n = 256, 512, 1024, 2048, 4096 on 1 and 2 threads, next to the FMA peak measured
+// in the same process (16 independent AVX-512 FMA chains per thread, as
+// shared/research/machine.md). Not a Google Benchmark: each figure is the median over --reps timed
+// repetitions.
 //
 // Fairness: every repetition of a product sits between two peak measurements on the same OpenMP
 // team that last as long as the product (so all see the same clock state and the same share of
@@ -91,7 +92,11 @@ double fma_peak_once(int, int64_t = 0) { return 0; }  // the AVX-512 peak is not
 #endif
 
 // Products per timed repetition: about 0.1-0.4 s each.
-int product_reps(int64_t n) { return n <= 1024 ? 20 : (n <= 2048 ? 4 : 1); }
+int product_reps(int64_t n) {
+  if (n <= 256) return 1000;
+  if (n <= 512) return 150;
+  return n <= 1024 ? 20 : (n <= 2048 ? 4 : 1);
+}
 
 double matmul_once(const tfcc::Tensor& a, const tfcc::Tensor& b, int64_t n) {
   const int reps = product_reps(n);
@@ -132,7 +137,7 @@ int main(int argc, char** argv) {
     std::vector<double> peak;
     for (int r = 0; r < reps; ++r) peak.push_back(fma_peak_once(threads));
     record("fma_peak", threads, median(peak));
-    for (int64_t n : {1024, 2048, 4096}) {
+    for (int64_t n : {256, 512, 1024, 2048, 4096}) {
       tfcc::Tensor a = tfcc::random::uniform({n, n}), b = tfcc::random::uniform({n, n});
       matmul_once(a, b, n);  // warm-up: primitive cache, pages
       // Peak iterations lasting about as long as one timed product.

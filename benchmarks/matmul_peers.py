@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch peer of matmul_bench: float32 [n, n] x [n, n] at n = 1024, 2048, 4096, 1 and 2 threads.
+"""PyTorch peer of matmul_bench: float32 [n, n] x [n, n] at n = 256 ... 4096, 1 and 2 threads.
 
   python3 benchmarks/matmul_peers.py [--reps 7] [--json OUT]
 
@@ -14,7 +14,7 @@ import torch
 
 
 def once(a, b, n):
-    reps = 20 if n <= 1024 else (4 if n <= 2048 else 1)
+    reps = 1000 if n <= 256 else (150 if n <= 512 else (20 if n <= 1024 else (4 if n <= 2048 else 1)))
     t0 = time.perf_counter()
     for _ in range(reps):
         torch.mm(a, b)
@@ -29,7 +29,7 @@ def main():
     results = []
     for threads in (1, 2):
         torch.set_num_threads(threads)
-        for n in (1024, 2048, 4096):
+        for n in (256, 512, 1024, 2048, 4096):
             a, b = torch.rand(n, n), torch.rand(n, n)
             once(a, b, n)
             g = sorted(once(a, b, n) for _ in range(args.reps))[args.reps // 2]

@@ -41,7 +41,7 @@ med = {k: statistics.median(v) for k, v in runs.items()}
 print("| product | threads | tfcc GFLOP/s | FMA peak | tfcc / peak | PyTorch best | tfcc / PyTorch | target | pass/fail |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for t in (1, 2):
-    for n in (1024, 2048, 4096):
+    for n in (256, 512, 1024, 2048, 4096):
         w = f"matmul_{n}"
         g = med.get(("tfcc", w, t))
         # The peak measured right before each repetition, and the median of per-repetition
@@ -52,8 +52,10 @@ for t in (1, 2):
             continue
         ratio = med.get(("tfcc", f"ratio_{n}", t)) or g / peak
         ok = ratio >= 0.8 and (not torch or g >= torch)
-        target = ">= 0.80 peak, >= PyTorch" if t == 2 else "(info)"
-        verdict = ("PASS" if ok else "FAIL") if t == 2 else "-"
+        # The target is for 1024 and above on 2 threads; smaller sizes are shown.
+        graded = t == 2 and n >= 1024
+        target = ">= 0.80 peak, >= PyTorch" if graded else "(info)"
+        verdict = ("PASS" if ok else "FAIL") if graded else "-"
         tr = f"{g / torch:.2f}x" if torch else "n/a"
         print(f"| {n} x {n} | {t} | {g:.0f} | {peak:.0f} | {ratio:.3f} | {torch:.0f} | {tr} | {target} | {verdict} |")
 PY
