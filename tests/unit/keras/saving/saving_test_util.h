@@ -2,6 +2,8 @@
 // bitwise comparisons).
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -10,9 +12,11 @@
 
 namespace tfcc::keras::test {
 
-/// A fresh temporary directory (removed first if it exists).
+/// A fresh temporary directory of this process (removed first if it exists): ctest runs tests
+/// in parallel, and two of them may pick the same name.
 inline std::string temp_dir(const std::string& name) {
-  auto p = std::filesystem::temp_directory_path() / ("tfcc_saving_" + name);
+  auto p = std::filesystem::temp_directory_path() /
+           ("tfcc_saving_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();
