@@ -1,11 +1,12 @@
 // Conformance rows of the pool family: MaxPool, AvgPool (VALID and SAME; average over the
-// elements inside the input), MaxPoolGrad, MaxPoolGradGrad, AvgPoolGrad, and the global pooling
-// composites, against plain-loop float64 references written here.
+// elements inside the input), MaxPoolGrad, MaxPoolGradGrad, _MaxPoolGradReluGrad, AvgPoolGrad,
+// and the global pooling composites, against plain-loop float64 references written here.
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "tests/ops/conv_ref.h"
+#include "tfcc/ops/pool/pool_fused.h"
 
 namespace tfcc::conformance {
 namespace {
@@ -169,18 +170,24 @@ Case grad_case(std::string label, std::vector<int64_t> xs, const PoolParams& p, 
           {}};
 }
 
-OpRow max_grad_row(std::string name, PoolParams p, bool gradgrad, std::vector<Case> cases) {
+// relu: _MaxPoolGradReluGrad, MaxPoolGrad then zero where orig_input is not > 0.
+OpRow max_grad_row(std::string name, PoolParams p, bool gradgrad, std::vector<Case> cases,
+                   bool relu = false) {
   OpRow row;
   row.name = std::move(name);
-  row.ops = {gradgrad ? "MaxPoolGradGrad" : "MaxPoolGrad"};
+  row.ops = {relu ? "_MaxPoolGradReluGrad" : (gradgrad ? "MaxPoolGradGrad" : "MaxPoolGrad")};
   row.dtypes = kFloat;
   row.cases = std::move(cases);
-  row.fn = [p, gradgrad](const std::vector<Tensor>& in) {
+  row.fn = [p, gradgrad, relu](const std::vector<Tensor>& in) {
+    if (relu) {
+      return std::vector<Tensor>{
+          max_pool_grad_relu_grad(in[0], in[1], in[2], {p.k}, {p.s}, p.padding)};
+    }
     return std::vector<Tensor>{
         gradgrad ? max_pool_grad_grad(in[0], in[1], in[2], {p.k}, {p.s}, p.padding)
                  : max_pool_grad(in[0], in[1], in[2], {p.k}, {p.s}, p.padding)};
   };
-  row.reference = [p, gradgrad](const std::vector<Ref>& in, DType dt) {
+  row.reference = [p, gradgrad, relu](const std::vector<Ref>& in, DType dt) {
     const std::vector<int64_t> arg = argmax_ref(in[0], p);
     Ref out{gradgrad ? in[1].shape : in[0].shape, {}, {}};
     out.values.assign(size_t(count(out.shape)), 0.0);
@@ -190,6 +197,11 @@ OpRow max_grad_row(std::string name, PoolParams p, bool gradgrad, std::vector<Ca
         out.values[o] = in[2].values[size_t(arg[o])];
       } else {
         out.values[size_t(arg[o])] += in[2].values[o];
+      }
+    }
+    if (relu) {
+      for (size_t i = 0; i < out.values.size(); ++i) {
+        if (!(in[0].values[i] > 0)) out.values[i] = 0;
       }
     }
     return std::vector<Ref>{conv_ref::as_dtype(out, dt)};
@@ -261,6 +273,34 @@ std::vector<OpRow> pool_rows() {
          [] {
            max_pool_grad_grad(f32({1, 1, 4, 1}), f32({1, 1, 2, 1}), f32({1, 1, 4, 1}), {3}, {1},
                               "VALID");
+         },
+         ErrorCode::kInvalidArgument, "Computed output size would be negative"},
+    };
+    rows.push_back(std::move(row));
+  }
+  // The fused gradient of ReLU + max pool (graph pass max_pool_grad_relu_fusion): the select
+  // path (2x2 / stride 2) and the overlapping one.
+  rows.push_back(max_grad_row("max_pool_grad_relu_grad_2x2_valid", seed, false,
+                              {grad_case("1x4x5x2", {1, 4, 5, 2}, seed, false, 51),
+                               grad_case("large (seed CNN)", {8, 26, 26, 32}, seed, false, 53)},
+                              true));
+  {
+    OpRow row =
+        max_grad_row("max_pool_grad_relu_grad_3x3_same_stride2", same3, false,
+                     {grad_case("1x5x6x2 (overlapping windows)", {1, 5, 6, 2}, same3, false, 55),
+                      grad_case("large", {4, 31, 30, 16}, same3, false, 57)},
+                     true);
+    row.invalid = {
+        {"grad of the wrong shape",
+         [] {
+           max_pool_grad_relu_grad(f32({1, 4, 4, 1}), f32({1, 2, 2, 1}), f32({1, 2, 2, 2}), {2},
+                                   {2}, "VALID");
+         },
+         ErrorCode::kInvalidArgument, "grad must have shape [1,2,2,1]"},
+        {"window larger than the input",
+         [] {
+           max_pool_grad_relu_grad(f32({1, 1, 4, 1}), f32({1, 1, 2, 1}), f32({1, 1, 2, 1}), {3},
+                                   {1}, "VALID");
          },
          ErrorCode::kInvalidArgument, "Computed output size would be negative"},
     };

@@ -28,6 +28,7 @@ const std::vector<PassEntry>& pipeline() {
       {"arithmetic_simplification", passes::arithmetic_simplification},
       {"common_subexpression_elimination", passes::common_subexpression_elimination},
       {"contraction_fusion", passes::contraction_fusion},
+      {"max_pool_grad_relu_fusion", passes::max_pool_grad_relu_fusion},
       {"elementwise_fusion", passes::elementwise_fusion},
       {"dead_code_elimination", passes::dead_code_elimination},
   };

@@ -11,9 +11,9 @@
 //
 // The pipeline, in order (pass_names()): batch_norm_folding, constant_folding,
 // arithmetic_simplification, common_subexpression_elimination, contraction_fusion,
-// elementwise_fusion, dead_code_elimination. Every pass preserves the values of the graph's outputs
-// and every side effect (variable writes, prints, random ops, anything the registry marks
-// stateful).
+// max_pool_grad_relu_fusion, elementwise_fusion, dead_code_elimination. Every pass preserves the
+// values of the graph's outputs and every side effect (variable writes, prints, random ops,
+// anything the registry marks stateful).
 //
 // Environment: TFCC_DISABLE_PASSES=a,b switches passes off (added to the options' list; "all"
 // switches every pass off); TFCC_DUMP_GRAPHS=<dir> writes the text graph (Graph::to_string())

@@ -24,6 +24,9 @@ bool arithmetic_simplification(Graph& g, const PassOptions& options);
 bool batch_norm_folding(Graph& g, const PassOptions& options);
 /// MatMul / Conv2D followed by BiasAdd and an activation become _FusedMatMul / _FusedConv2D.
 bool contraction_fusion(Graph& g, const PassOptions& options);
+/// ReluGrad(MaxPoolGrad(x, y, g), x) with the pool gradient read by nothing else becomes one
+/// _MaxPoolGradReluGrad (ReLU's mask applied as the gradient is routed; bitwise the same).
+bool max_pool_grad_relu_fusion(Graph& g, const PassOptions& options);
 /// Chains and trees of float element-wise ops over one shape (scalar operands broadcast) become
 /// one _FusedElementwise node that makes one blocked, vectorised pass over memory.
 bool elementwise_fusion(Graph& g, const PassOptions& options);

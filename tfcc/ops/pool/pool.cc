@@ -1,4 +1,5 @@
-// Definitions of the pool family: MaxPool, AvgPool, MaxPoolGrad, MaxPoolGradGrad, AvgPoolGrad;
+// Definitions of the pool family: MaxPool, AvgPool, MaxPoolGrad, MaxPoolGradGrad, AvgPoolGrad,
+// _MaxPoolGradReluGrad (what a graph pass makes of ReluGrad(MaxPoolGrad));
 // TensorFlow's geometry and checks, gradient rules (each gradient op's gradient is another
 // pooling op, so gradients of gradients work), the typed API and the global composites.
 #include "tfcc/ops/pool/pool.h"
@@ -6,6 +7,7 @@
 #include "tfcc/ops/conv/conv_internal.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/pool/pool_fused.h"
 #include "tfcc/ops/pool/pool_internal.h"
 #include "tfcc/ops/reduction/reduction.h"
 
@@ -104,6 +106,14 @@ std::vector<Tensor> max_pool_grad_grad_rule(const GradContext& g) {
   const bool of_grad = g.op.name() == "MaxPoolGrad";
   Tensor dgrad = call(of_grad ? "MaxPoolGradGrad" : "MaxPoolGrad",
                       {g.inputs[0], g.inputs[1], g.grads[0]}, pool_attrs(g.attrs));
+  return {zeros_like(g.inputs[0]), zeros_like(g.inputs[1]), dgrad};
+}
+
+// _MaxPoolGradReluGrad = ReluGrad(MaxPoolGrad(x, y, g), x) is linear in g: its gradient for g
+// is MaxPoolGradGrad of ReluGrad(dy, x); zero for x and y.
+std::vector<Tensor> max_pool_grad_relu_grad_rule(const GradContext& g) {
+  Tensor masked = call("ReluGrad", {g.grads[0], g.inputs[0]}, Attrs{});
+  Tensor dgrad = call("MaxPoolGradGrad", {g.inputs[0], g.inputs[1], masked}, pool_attrs(g.attrs));
   return {zeros_like(g.inputs[0]), zeros_like(g.inputs[1]), dgrad};
 }
 
@@ -212,6 +222,13 @@ void register_pool_ops(OpRegistry& r) {
         .shape_fn(max_grad_shape)
         .gradient(max_pool_grad_grad_rule);
   }
+  pool_common(r.add("_MaxPoolGradReluGrad")
+                  .input("orig_input", "T")
+                  .input("orig_output", "T")
+                  .input("grad", "T")
+                  .output("output", "T"))
+      .shape_fn(max_grad_shape)
+      .gradient(max_pool_grad_relu_grad_rule);
   pool_common(r.add("AvgPoolGrad").input("grad", "T").output("output", "T"))
       .attr("orig_input_shape", AttrType::kInts)
       .shape_fn(avg_grad_shape)
@@ -244,6 +261,14 @@ Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, c
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           const std::string& padding, Loc loc) {
   static const OpDef& op = op_def("MaxPoolGradGrad");
+  Tensor in[] = {orig_input, orig_output, grad};
+  return dispatch1(op, in, api_attrs(std::move(ksize), std::move(strides), padding), loc);
+}
+
+Tensor max_pool_grad_relu_grad(const Tensor& orig_input, const Tensor& orig_output,
+                               const Tensor& grad, std::vector<int64_t> ksize,
+                               std::vector<int64_t> strides, const std::string& padding, Loc loc) {
+  static const OpDef& op = op_def("_MaxPoolGradReluGrad");
   Tensor in[] = {orig_input, orig_output, grad};
   return dispatch1(op, in, api_attrs(std::move(ksize), std::move(strides), padding), loc);
 }

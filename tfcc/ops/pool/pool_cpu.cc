@@ -142,9 +142,9 @@ void pool_forward_loop(const PoolGeometry& g, bool max, const T* x, T* y) {
 
 // For every window, the tap (row-major position in the clipped window) of each channel's first
 // maximum, found with branch-free compares over contiguous channels (vectorised); then
-// fn(n, out_offset, tap_offsets, taps, tap_count) per window, where the input offset of channel c's
-// maximum is tap_offsets[taps[c]] + c. Parallel over images (each image's windows touch only its
-// slice).
+// fn(n, out_offset, tap_offsets, taps, tap_count, maxima) per window, where the input offset of
+// channel c's maximum is tap_offsets[taps[c]] + c and its value maxima[c]. Parallel over images
+// (each image's windows touch only its slice).
 template <typename T, typename F>
 void for_each_window_argmax(const PoolGeometry& g, const T* x, F&& fn) {
   parallel_for(
@@ -179,7 +179,7 @@ void for_each_window_argmax(const PoolGeometry& g, const T* x, F&& fn) {
                   tp[c] = gt ? t : tp[c];
                 }
               }
-              fn(n, ((n * g.out_h + oh) * g.out_w + ow) * g.c, offs.data(), tp, taps);
+              fn(n, ((n * g.out_h + oh) * g.out_w + ow) * g.c, offs.data(), tp, taps, bp);
             }
           }
         }
@@ -201,9 +201,14 @@ void pool_forward_kernel(KernelContext& ctx) {
   pool_forward_loop<T>(g, max, x, y);
 }
 
+// MaxPoolGrad, MaxPoolGradGrad and _MaxPoolGradReluGrad (MaxPoolGrad, then zero wherever
+// orig_input is not > 0: the mask of a window's maximum is taken from its value, which is the
+// input there, so the result is bitwise ReluGrad(MaxPoolGrad(x, y, g), x)).
 template <typename T>
 void max_pool_grad_kernel(KernelContext& ctx) {
-  const bool gradgrad = ctx.op().name() == "MaxPoolGradGrad";
+  const std::string& name = ctx.op().name();
+  const bool gradgrad = name == "MaxPoolGradGrad";
+  const bool relu = name == "_MaxPoolGradReluGrad";
   const PoolGeometry g = pool_geometry(ctx.op(), ctx.attrs(), ctx.input(0).partial_shape());
   Tensor& out = ctx.allocate_output(0, Shape(gradgrad ? g.output_dims() : g.input_dims()));
   if (out.num_elements() == 0) return;
@@ -213,8 +218,11 @@ void max_pool_grad_kernel(KernelContext& ctx) {
   const int64_t c_n = g.c;
   if (gradgrad) {
     for_each_window_argmax<T>(
-        g, x, [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t) {
-          for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
+        g, x,
+        [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t, const T*) {
+          for (int64_t c = 0; c < c_n; ++c) {
+            o[out_off + c] = grad[offs[taps[c]] + c];
+          }
         });
   } else if (g.stride_h >= g.k_h && g.stride_w >= g.k_w) {
     // Windows that do not overlap (the usual 2x2 / stride 2): each input element is in at most
@@ -226,33 +234,47 @@ void max_pool_grad_kernel(KernelContext& ctx) {
                        g.out_w * g.k_w - g.pad_left >= g.in_w;
     const int64_t image = g.in_h * g.in_w * g.c;
     std::vector<char> zeroed(static_cast<size_t>(g.batch), tiled ? 1 : 0);
-    for_each_window_argmax<T>(
-        g, x,
-        [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t count) {
-          if (!zeroed[size_t(n)]) {
-            std::fill(o + n * image, o + (n + 1) * image, T(0));
-            zeroed[size_t(n)] = 1;
-          }
-          const T* gr = grad + out_off;
-          for (int32_t t = 0; t < count; ++t) {
-            T* p = o + offs[t];
-            for (int64_t c = 0; c < c_n; ++c) p[c] = taps[c] == t ? gr[c] : T(0);
-          }
-        });
+    for_each_window_argmax<T>(g, x,
+                              [&](int64_t n, int64_t out_off, const int64_t* offs,
+                                  const int32_t* taps, int32_t count, const T* maxima) {
+                                if (!zeroed[size_t(n)]) {
+                                  std::fill(o + n * image, o + (n + 1) * image, T(0));
+                                  zeroed[size_t(n)] = 1;
+                                }
+                                const T* gr = grad + out_off;
+                                for (int32_t t = 0; t < count; ++t) {
+                                  T* p = o + offs[t];
+                                  if (relu) {
+                                    for (int64_t c = 0; c < c_n; ++c) {
+                                      p[c] = taps[c] == t && maxima[c] > T(0) ? gr[c] : T(0);
+                                    }
+                                  } else {
+                                    for (int64_t c = 0; c < c_n; ++c) {
+                                      p[c] = taps[c] == t ? gr[c] : T(0);
+                                    }
+                                  }
+                                }
+                              });
     for (int64_t n = 0; n < g.batch; ++n) {
       if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
     }
   } else {
     const int64_t image = g.in_h * g.in_w * g.c;
     std::vector<char> zeroed(static_cast<size_t>(g.batch), 0);
-    for_each_window_argmax<T>(
-        g, x, [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t) {
-          if (!zeroed[size_t(n)]) {  // zero each image on the thread that fills it
-            std::fill(o + n * image, o + (n + 1) * image, T(0));
-            zeroed[size_t(n)] = 1;
-          }
-          for (int64_t c = 0; c < c_n; ++c) o[offs[taps[c]] + c] += grad[out_off + c];
-        });
+    for_each_window_argmax<T>(g, x,
+                              [&](int64_t n, int64_t out_off, const int64_t* offs,
+                                  const int32_t* taps, int32_t, const T* maxima) {
+                                if (!zeroed[size_t(n)]) {  // zero each image on its thread
+                                  std::fill(o + n * image, o + (n + 1) * image, T(0));
+                                  zeroed[size_t(n)] = 1;
+                                }
+                                // Every window adding into an element has it as its maximum, so
+                                // all of them see its value: masked alike, summed in order.
+                                for (int64_t c = 0; c < c_n; ++c) {
+                                  if (relu && !(maxima[c] > T(0))) continue;
+                                  o[offs[taps[c]] + c] += grad[out_off + c];
+                                }
+                              });
     // Images with no window (empty output) still need zeros.
     for (int64_t n = 0; n < g.batch; ++n) {
       if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
@@ -302,7 +324,9 @@ void avg_pool_grad_kernel(KernelContext& ctx) {
 template <typename T>
 KernelFn kernel_for(const std::string& op) {
   if (op == "MaxPool" || op == "AvgPool") return pool_forward_kernel<T>;
-  if (op == "MaxPoolGrad" || op == "MaxPoolGradGrad") return max_pool_grad_kernel<T>;
+  if (op == "MaxPoolGrad" || op == "MaxPoolGradGrad" || op == "_MaxPoolGradReluGrad") {
+    return max_pool_grad_kernel<T>;
+  }
   if (op == "AvgPoolGrad") return avg_pool_grad_kernel<T>;
   return nullptr;
 }

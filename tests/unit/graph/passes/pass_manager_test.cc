@@ -31,10 +31,11 @@ bool has_node(const Graph& g, const std::string& type) {
 }
 
 TEST(PassManagerTest, DeclaredOrder) {
-  EXPECT_EQ(pass_names(), (std::vector<std::string>{
-                              "batch_norm_folding", "constant_folding", "arithmetic_simplification",
-                              "common_subexpression_elimination", "contraction_fusion",
-                              "elementwise_fusion", "dead_code_elimination"}));
+  EXPECT_EQ(pass_names(),
+            (std::vector<std::string>{
+                "batch_norm_folding", "constant_folding", "arithmetic_simplification",
+                "common_subexpression_elimination", "contraction_fusion",
+                "max_pool_grad_relu_fusion", "elementwise_fusion", "dead_code_elimination"}));
 }
 
 TEST(PassManagerTest, OptimizesAndSwitchesPassesOffByName) {
