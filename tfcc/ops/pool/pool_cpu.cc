@@ -217,69 +217,58 @@ void max_pool_grad_kernel(KernelContext& ctx) {
   T* o = out.mutable_data<T>();
   const int64_t c_n = g.c;
   if (gradgrad) {
-    for_each_window_argmax<T>(
-        g, x,
-        [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t, const T*) {
-          for (int64_t c = 0; c < c_n; ++c) {
-            o[out_off + c] = grad[offs[taps[c]] + c];
-          }
-        });
-  } else if (g.stride_h >= g.k_h && g.stride_w >= g.k_w) {
-    // Windows that do not overlap (the usual 2x2 / stride 2): each input element is in at most
-    // one window, so each window's taps are written once, a select over contiguous channels
-    // (vectorised), with no read-modify-write. When the windows tile the image exactly, no
-    // element is left for a zero fill.
-    const bool tiled = g.stride_h == g.k_h && g.stride_w == g.k_w &&
-                       g.out_h * g.k_h - g.pad_top >= g.in_h &&
-                       g.out_w * g.k_w - g.pad_left >= g.in_w;
-    const int64_t image = g.in_h * g.in_w * g.c;
-    std::vector<char> zeroed(static_cast<size_t>(g.batch), tiled ? 1 : 0);
-    for_each_window_argmax<T>(g, x,
-                              [&](int64_t n, int64_t out_off, const int64_t* offs,
-                                  const int32_t* taps, int32_t count, const T* maxima) {
-                                if (!zeroed[size_t(n)]) {
-                                  std::fill(o + n * image, o + (n + 1) * image, T(0));
-                                  zeroed[size_t(n)] = 1;
-                                }
-                                const T* gr = grad + out_off;
-                                for (int32_t t = 0; t < count; ++t) {
-                                  T* p = o + offs[t];
-                                  if (relu) {
-                                    for (int64_t c = 0; c < c_n; ++c) {
-                                      p[c] = taps[c] == t && maxima[c] > T(0) ? gr[c] : T(0);
-                                    }
-                                  } else {
-                                    for (int64_t c = 0; c < c_n; ++c) {
-                                      p[c] = taps[c] == t ? gr[c] : T(0);
-                                    }
-                                  }
-                                }
-                              });
-    for (int64_t n = 0; n < g.batch; ++n) {
-      if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
-    }
-  } else {
-    const int64_t image = g.in_h * g.in_w * g.c;
-    std::vector<char> zeroed(static_cast<size_t>(g.batch), 0);
-    for_each_window_argmax<T>(g, x,
-                              [&](int64_t n, int64_t out_off, const int64_t* offs,
-                                  const int32_t* taps, int32_t, const T* maxima) {
-                                if (!zeroed[size_t(n)]) {  // zero each image on its thread
-                                  std::fill(o + n * image, o + (n + 1) * image, T(0));
-                                  zeroed[size_t(n)] = 1;
-                                }
-                                // Every window adding into an element has it as its maximum, so
-                                // all of them see its value: masked alike, summed in order.
-                                for (int64_t c = 0; c < c_n; ++c) {
-                                  if (relu && !(maxima[c] > T(0))) continue;
-                                  o[offs[taps[c]] + c] += grad[out_off + c];
-                                }
-                              });
-    // Images with no window (empty output) still need zeros.
-    for (int64_t n = 0; n < g.batch; ++n) {
-      if (!zeroed[size_t(n)]) std::fill(o + n * image, o + (n + 1) * image, T(0));
-    }
+    auto pick = [&](int64_t, int64_t out_off, const int64_t* offs, const int32_t* taps, int32_t,
+                    const T*) {
+      for (int64_t c = 0; c < c_n; ++c) o[out_off + c] = grad[offs[taps[c]] + c];
+    };
+    for_each_window_argmax<T>(g, x, pick);
+    return;
   }
+  // Windows that do not overlap (the usual 2x2 / stride 2): each input element is in at most one
+  // window, so each window's taps are written once, a select over contiguous channels
+  // (vectorised), with no read-modify-write. When they tile the image exactly, nothing is left
+  // for a zero fill; otherwise each image is zeroed by the thread that fills it.
+  const bool disjoint = g.stride_h >= g.k_h && g.stride_w >= g.k_w;
+  const bool tiled = g.stride_h == g.k_h && g.stride_w == g.k_w &&
+                     g.out_h * g.k_h - g.pad_top >= g.in_h &&
+                     g.out_w * g.k_w - g.pad_left >= g.in_w;
+  const int64_t image = g.in_h * g.in_w * g.c;
+  std::vector<char> zeroed(static_cast<size_t>(g.batch), tiled ? 1 : 0);
+  auto zero_image = [&](int64_t n) {
+    if (zeroed[size_t(n)]) return;
+    std::fill(o + n * image, o + (n + 1) * image, T(0));
+    zeroed[size_t(n)] = 1;
+  };
+  if (disjoint) {
+    auto route = [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps,
+                     int32_t count, const T* maxima) {
+      zero_image(n);
+      const T* gr = grad + out_off;
+      for (int32_t t = 0; t < count; ++t) {
+        T* p = o + offs[t];
+        if (relu) {
+          for (int64_t c = 0; c < c_n; ++c) p[c] = taps[c] == t && maxima[c] > T(0) ? gr[c] : T(0);
+        } else {
+          for (int64_t c = 0; c < c_n; ++c) p[c] = taps[c] == t ? gr[c] : T(0);
+        }
+      }
+    };
+    for_each_window_argmax<T>(g, x, route);
+  } else {
+    auto accumulate = [&](int64_t n, int64_t out_off, const int64_t* offs, const int32_t* taps,
+                          int32_t, const T* maxima) {
+      zero_image(n);
+      // Every window adding into an element has it as its maximum, so all of them see its
+      // value: masked alike, summed in order.
+      for (int64_t c = 0; c < c_n; ++c) {
+        if (relu && !(maxima[c] > T(0))) continue;
+        o[offs[taps[c]] + c] += grad[out_off + c];
+      }
+    };
+    for_each_window_argmax<T>(g, x, accumulate);
+  }
+  // Images no window wrote (an empty output) still need zeros.
+  for (int64_t n = 0; n < g.batch; ++n) zero_image(n);
 }
 
 template <typename T>
