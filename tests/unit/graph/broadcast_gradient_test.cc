@@ -49,55 +49,53 @@ void expect_same(const std::vector<Tensor>& traced, const std::vector<Tensor>& e
   }
 }
 
-TEST(BroadcastGradientTest, UnknownBatchPlusVectorIsDecidedAtTraceTime) {
-  PartialShape gx_shape, gy_shape;
-  auto f = function(
-      [&](Tensor x, Tensor y) {
-        std::vector<Tensor> g = grads_of(add, x, y);
-        gx_shape = g[0].partial_shape();
-        gy_shape = g[1].partial_shape();
+// The static shapes of the gradients a trace produced (recorded while tracing).
+struct GradShapes {
+  PartialShape gx, gy;
+};
+
+// grads_of(op, x, y) traced over `signature`; `shapes` receives the traced gradients' shapes.
+auto traced_grads(Tensor (*op)(const Operand&, const Operand&, Loc),
+                  std::vector<TensorSpec> signature, GradShapes& shapes) {
+  return function(
+      [op, &shapes](Tensor x, Tensor y) {
+        std::vector<Tensor> g = grads_of(op, x, y);
+        shapes.gx = g[0].partial_shape();
+        shapes.gy = g[1].partial_shape();
         return g;
       },
-      {.input_signature = std::vector<TensorSpec>{spec({-1, 3}), spec({3})}});
+      {.input_signature = std::move(signature)});
+}
+
+TEST(BroadcastGradientTest, UnknownBatchPlusVectorIsDecidedAtTraceTime) {
+  GradShapes shapes;
+  auto f = traced_grads(add, {spec({-1, 3}), spec({3})}, shapes);
   for (int64_t batch : {4, 1, 0}) {
     Tensor x = seq({batch, 3}, 0.5), y = seq({3}, -0.3);
     expect_same(f(x, y), grads_of(add, x, y));
   }
   EXPECT_EQ(f.tracing_count(), 1);
-  EXPECT_EQ(gx_shape, PartialShape({-1, 3}));
-  EXPECT_EQ(gy_shape, PartialShape({3}));
+  EXPECT_EQ(shapes.gx, PartialShape({-1, 3}));
+  EXPECT_EQ(shapes.gy, PartialShape({3}));
   EXPECT_EQ(count_nodes(f.get_concrete_function(spec({-1, 3}), spec({3})), "_SumToShape"), 0);
 }
 
 TEST(BroadcastGradientTest, UnknownBatchColumnTimesRow) {
-  PartialShape gx_shape, gy_shape;
-  auto f = function(
-      [&](Tensor x, Tensor y) {
-        std::vector<Tensor> g = grads_of(multiply, x, y);
-        gx_shape = g[0].partial_shape();
-        gy_shape = g[1].partial_shape();
-        return g;
-      },
-      {.input_signature = std::vector<TensorSpec>{spec({-1, 1}), spec({1, 4})}});
+  GradShapes shapes;
+  auto f = traced_grads(multiply, {spec({-1, 1}), spec({1, 4})}, shapes);
   for (int64_t batch : {5, 1}) {
     Tensor x = seq({batch, 1}, 0.7), y = seq({1, 4}, -0.2);
     expect_same(f(x, y), grads_of(multiply, x, y));
   }
   EXPECT_EQ(f.tracing_count(), 1);
-  EXPECT_EQ(gx_shape, PartialShape({-1, 1}));
-  EXPECT_EQ(gy_shape, PartialShape({1, 4}));
+  EXPECT_EQ(shapes.gx, PartialShape({-1, 1}));
+  EXPECT_EQ(shapes.gy, PartialShape({1, 4}));
 }
 
 // Both sides unknown: only the run-time shapes say which side was broadcast.
 TEST(BroadcastGradientTest, AmbiguousShapesAreReducedAtRunTime) {
-  PartialShape gx_shape;
-  auto f = function(
-      [&](Tensor x, Tensor y) {
-        std::vector<Tensor> g = grads_of(subtract, x, y);
-        gx_shape = g[0].partial_shape();
-        return g;
-      },
-      {.input_signature = std::vector<TensorSpec>{spec({-1, 3}), spec({-1, 3})}});
+  GradShapes shapes;
+  auto f = traced_grads(subtract, {spec({-1, 3}), spec({-1, 3})}, shapes);
   const std::pair<int64_t, int64_t> batches[] = {{5, 5}, {5, 1}, {1, 5}, {1, 1}, {0, 1}};
   for (auto [bx, by] : batches) {
     SCOPED_TRACE(testing::Message() << bx << " vs " << by);
@@ -105,7 +103,7 @@ TEST(BroadcastGradientTest, AmbiguousShapesAreReducedAtRunTime) {
     expect_same(f(x, y), grads_of(subtract, x, y));
   }
   EXPECT_EQ(f.tracing_count(), 1);
-  EXPECT_EQ(gx_shape, PartialShape({-1, 3}));  // the known dimension survives the run-time path
+  EXPECT_EQ(shapes.gx, PartialShape({-1, 3}));  // the known dimension survives the run-time path
   ConcreteFunction cf = f.get_concrete_function(spec({-1, 3}), spec({-1, 3}));
   EXPECT_EQ(count_nodes(cf, "BroadcastGradientArgs"), 2);
   EXPECT_EQ(count_nodes(cf, "_SumToShape"), 2);
