@@ -48,7 +48,7 @@ check "unknown signature reported" "No signature 'nope'" "$work/err1.txt"
 cp -r "$work/export" "$work/damaged"
 file="$work/damaged/variables/variables.data-00000-of-00001"
 size=$(stat -c %s "$file")
-printf '\x55' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+flip_byte "$file" $((size / 2))
 "$tfcc" saved-model run "$work/damaged" --input "$input=$work/images.npy" --output "$work/x.npy" \
   > /dev/null 2> "$work/err2.txt"
 rc=$?

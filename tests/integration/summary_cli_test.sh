@@ -27,7 +27,7 @@ check "text listed" '^  notes +text +2 +0\.\.1$' "$work/out.txt"
 # A flipped byte in the middle of a file: exit status 1 and an error naming the file and offset.
 file=$(ls "$work"/logs/validation/*tfevents*)
 size=$(stat -c %s "$file")
-printf '\x55' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+flip_byte "$file" $((size / 2))
 "$tfcc" summary "$work/logs" > "$work/out2.txt" 2> "$work/err2.txt"
 rc=$?
 cat "$work/err2.txt"
