@@ -11,7 +11,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   clang clang-format libclang-rt-14-dev
   clang-16 libclang-rt-16-dev libomp-16-dev
-  protobuf-compiler
+  protobuf-compiler libprotobuf-dev
+  libhdf5-dev nlohmann-json3-dev
 )
 
 missing=()
