@@ -33,9 +33,15 @@ struct Value {
   Variable variable;
   /// A TensorList (DT_VARIANT) held densely in `tensor`.
   bool is_list = false;
+  /// A TensorList reserved with element dimensions unknown when TensorFlow traced it (Keras'
+  /// batch size): `tensor` is undefined until the first TensorListSetItem gives the element
+  /// shape; `lazy_length` elements of `lazy_dtype`.
+  int64_t lazy_length = -1;
+  DType lazy_dtype = float32;
 
   static Value of(Tensor t) { return Value{std::move(t), {}, false}; }
   static Value list(Tensor t) { return Value{std::move(t), {}, true}; }
+  bool is_lazy_list() const { return is_list && !tensor.defined(); }
 };
 
 struct ImportState;

@@ -102,9 +102,48 @@ std::vector<Value> case_op(NodeContext& c) {
   return as_values(select_branch(c, branches, 0, index, args));
 }
 
+// Lists reserved with an unknown element shape (Value::is_lazy_list) get it from a probe trace
+// of the body, which sets their first element; they then enter the loop as zeros.
+void materialize_lazy_lists(NodeContext& c, const std::string& body_f, std::vector<Value>& init) {
+  std::vector<size_t> lazy, pos;
+  std::vector<DType> dtypes;
+  std::vector<PartialShape> shapes;
+  for (size_t i = 0; i < init.size(); ++i) {
+    if (init[i].is_lazy_list()) lazy.push_back(i);
+    if (!init[i].tensor.defined()) continue;
+    pos.push_back(i);
+    dtypes.push_back(init[i].tensor.dtype());
+    shapes.push_back(init[i].tensor.partial_shape());
+  }
+  if (lazy.empty()) return;
+  std::vector<std::vector<int64_t>> element(init.size());
+  graph::trace_subgraph("probe_" + body_f, dtypes, shapes, [&](std::span<const Tensor> args) {
+    std::vector<Value> v = init;
+    for (size_t k = 0; k < pos.size(); ++k) v[pos[k]].tensor = args[k];
+    std::vector<Value> out = call_function(c.state, body_f, v, caller(c));
+    for (size_t i : lazy) {
+      if (i >= out.size() || !out[i].tensor.defined()) {
+        c.unsupported("a TensorList the loop body does not write");
+      }
+      element[i] = out[i].tensor.partial_shape().dims();
+      element[i].erase(element[i].begin());
+    }
+    return std::vector<Tensor>{};
+  });
+  for (size_t i : lazy) {
+    std::vector<int64_t> shape = element[i];
+    shape.insert(shape.begin(), init[i].lazy_length);
+    c.charge(shape, init[i].lazy_dtype);
+    Tensor zero = c.run1("Cast", {Tensor::scalar<float>(0.f)}, {{"DstT", init[i].lazy_dtype}});
+    init[i] = Value::list(c.run1("BroadcastTo", {zero}, {{"shape", shape}}));
+  }
+}
+
 std::vector<Value> while_op(NodeContext& c) {
   const std::string cond_f = func_attr(c, "cond"), body_f = func_attr(c, "body");
-  const std::vector<Value> init = c.inputs;
+  std::vector<Value> init_values = c.inputs;
+  materialize_lazy_lists(c, body_f, init_values);
+  const std::vector<Value> init = init_values;
   std::vector<size_t> pos;  // loop variables that are tensors (the rest are resources)
   std::vector<Tensor> loop;
   std::vector<DType> dtypes;

@@ -40,22 +40,21 @@ std::vector<Value> assign(NodeContext& c, const char* how) {
   return {};
 }
 
-std::vector<int64_t> element_shape(const NodeContext& c, int input) {
-  std::vector<int64_t> s = c.ints(input);
-  // A scalar -1 means "unknown rank"; a -1 entry an unknown dimension.
-  if (c.in(input).partial_shape().rank() == 0) {
-    c.unsupported("a TensorList of unknown element shape");
-  }
-  for (int64_t d : s) {
-    if (d < 0) c.unsupported("a TensorList whose element shape is not static");
-  }
-  return s;
-}
-
 std::vector<Value> list_reserve(NodeContext& c) {
-  std::vector<int64_t> shape = element_shape(c, 0);
+  std::vector<int64_t> shape = c.ints(0);
   const int64_t n = c.int_scalar(1);
   if (n < 0) c.unsupported("a TensorList reserved with an unknown size");
+  // A scalar -1 means "unknown rank"; a -1 entry an unknown dimension: the first
+  // TensorListSetItem decides.
+  bool known = c.in(0).partial_shape().rank() != 0;
+  for (int64_t d : shape) known = known && d >= 0;
+  if (!known) {
+    Value v;
+    v.is_list = true;
+    v.lazy_length = n;
+    v.lazy_dtype = c.type("element_dtype");
+    return {v};
+  }
   shape.insert(shape.begin(), n);
   c.charge(shape, c.type("element_dtype"));
   Tensor zero = c.run1("Cast", {Tensor::scalar<float>(0.f)}, {{"DstT", c.type("element_dtype")}});
@@ -63,6 +62,17 @@ std::vector<Value> list_reserve(NodeContext& c) {
 }
 
 std::vector<Value> list_set(NodeContext& c) {
+  if (c.inputs.at(0).is_lazy_list()) {
+    const PartialShape ps = c.in(2).partial_shape();
+    if (!ps.rank_known() || !ps.is_fully_defined()) {
+      c.unsupported("a TensorList whose element shape is not static");
+    }
+    std::vector<int64_t> shape = ps.dims();
+    shape.insert(shape.begin(), c.inputs[0].lazy_length);
+    c.charge(shape, c.inputs[0].lazy_dtype);
+    Tensor zero = c.run1("Cast", {Tensor::scalar<float>(0.f)}, {{"DstT", c.inputs[0].lazy_dtype}});
+    c.inputs[0] = Value::list(c.run1("BroadcastTo", {zero}, {{"shape", shape}}));
+  }
   Tensor index = c.run1("Reshape", {c.in(1)}, {{"shape", std::vector<int64_t>{1, 1}}});
   Tensor item = c.run1("ExpandDims", {c.in(2)}, {{"axis", int64_t{0}}});
   return {Value::list(c.run1("TensorScatterUpdate", {c.in(0), index, item}))};
