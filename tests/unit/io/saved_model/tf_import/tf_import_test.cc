@@ -324,3 +324,36 @@ TEST(TfImportTest, CompositionsMatchEagerOps) {
 
 }  // namespace
 }  // namespace tfcc::saved_model
+
+namespace tfcc::saved_model {
+namespace {
+
+// Every truncation and every single-byte change of a small SavedModel loads or raises a
+// tfcc::Error (the fuzz target fuzz/tf_saved_model_fuzz.cc explores further).
+TEST(TfImportTest, DamagedBytesRaiseTfccErrors) {
+  const std::string dir = tf_testing::temp_dir("damaged");
+  dense_model().write(dir);
+  const std::string good = read_file(dir + "/saved_model.pb");
+  const LoadOptions options{
+      .max_tensor_bytes = 1 << 20, .max_nodes = 4096, .max_nesting_depth = 16};
+  int loaded = 0, errors = 0;
+  auto attempt = [&](const std::string& bytes) {
+    try {
+      tf_import::load_from_bytes(bytes, dir, "damaged/saved_model.pb", options);
+      ++loaded;
+    } catch (const Error&) {
+      ++errors;
+    }
+  };
+  for (size_t n = 0; n < good.size(); ++n) attempt(good.substr(0, n));
+  for (size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(~bad[i]);
+    attempt(bad);
+  }
+  EXPECT_GT(errors, 0);
+  EXPECT_EQ(loaded + errors, static_cast<int>(2 * good.size()));
+}
+
+}  // namespace
+}  // namespace tfcc::saved_model
