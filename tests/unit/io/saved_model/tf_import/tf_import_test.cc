@@ -10,7 +10,9 @@
 
 #include "tests/unit/io/saved_model/tf_import/tf_model_builder.h"
 #include "tfcc/io/saved_model/saved_model.h"
+#include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/operators.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc::saved_model {
 namespace {
@@ -353,6 +355,78 @@ TEST(TfImportTest, DamagedBytesRaiseTfccErrors) {
   }
   EXPECT_GT(errors, 0);
   EXPECT_EQ(loaded + errors, static_cast<int>(2 * good.size()));
+}
+
+}  // namespace
+}  // namespace tfcc::saved_model
+
+namespace tfcc::saved_model {
+namespace {
+
+// Elementwise rows: each TensorFlow op, imported, computes what the tfcc op it names computes.
+TEST(TfImportTest, ElementwiseRowsMatchTheirTfccOps) {
+  using namespace tf_testing;  // NOLINT
+  const std::vector<std::string> unary = {
+      "Abs", "Neg", "Exp",   "Log1p", "Expm1", "Sqrt", "Rsqrt",      "Square", "Sigmoid", "Tanh",
+      "Sin", "Cos", "Floor", "Ceil",  "Round", "Sign", "Reciprocal", "Erf",    "Relu"};
+  const std::vector<std::string> binary = {"AddV2",    "Sub",     "Mul", "RealDiv",
+                                           "Maximum",  "Minimum", "Pow", "SquaredDifference",
+                                           "FloorMod", "FloorDiv"};
+  Builder b;
+  std::vector<std::pair<std::string, std::string>> outs;
+  for (const std::string& op : unary) {
+    add_node(b.graph()->mutable_node(), "u_" + op, op, {"x"});
+    outs.push_back({"u_" + op, "u_" + op + ":0"});
+  }
+  for (const std::string& op : binary) {
+    add_node(b.graph()->mutable_node(), "b_" + op, op, {"x", "y"});
+    outs.push_back({"b_" + op, "b_" + op + ":0"});
+  }
+  b.signature("serving_default", {{"x", "x", {-1}}, {"y", "y", {-1}}}, outs);
+  const std::string dir = temp_dir("elementwise");
+  b.write(dir);
+  const Signature s = load(dir).signatures.at("serving_default");
+  Tensor x = Tensor::from_vector<float>({0.25f, 1.5f, 2.f, 3.75f});
+  Tensor y = Tensor::from_vector<float>({1.f, 0.5f, 3.f, 2.f});
+  auto got = s({{"x", x}, {"y", y}});
+  auto check = [&](const std::string& key, const std::string& op, std::vector<Tensor> in) {
+    Tensor want = dispatch1(op_def(op), in, {});
+    const Tensor& g = got.at(key);
+    ASSERT_EQ(g.shape(), want.shape()) << op;
+    for (int64_t i = 0; i < want.shape().num_elements(); ++i) {
+      EXPECT_NEAR(g.data<float>()[i], want.data<float>()[i], 1e-6f) << op << " element " << i;
+    }
+  };
+  for (const std::string& op : unary) check("u_" + op, op, {x});
+  for (const std::string& op : binary) check("b_" + op, op, {x, y});
+}
+
+// FusedBatchNormV3 in inference (is_training=false), with its other attributes stripped.
+TEST(TfImportTest, FusedBatchNormInference) {
+  using namespace tf_testing;  // NOLINT
+  Builder b;
+  auto* g = b.graph()->mutable_node();
+  auto vec = [&](const std::string& name, std::vector<float> v) {
+    add_node(g, name, "Const", {},
+             {{"dtype", type_attr(DT_FLOAT)},
+              {"value", tensor_attr(v, {static_cast<int64_t>(v.size())})}});
+  };
+  vec("scale", {2.f, 0.5f});
+  vec("offset", {1.f, -1.f});
+  vec("mean", {0.5f, 2.f});
+  vec("var", {4.f, 1.f});
+  AttrValue no;
+  no.set_b(false);
+  add_node(g, "bn", "FusedBatchNormV3", {"x", "scale", "offset", "mean", "var"},
+           {{"is_training", no}});
+  b.signature("serving_default", {{"x", "x", {-1, 1, 1, 2}}}, {{"y", "bn:0"}});
+  const std::string dir = temp_dir("bn");
+  b.write(dir);
+  auto out = load(dir).signatures.at("serving_default")(
+      {{"x", Tensor::from_vector<float>({2.5f, 3.f}, Shape{1, 1, 1, 2})}});
+  // (x - mean) / sqrt(var + 1e-4) * scale + offset
+  expect_near(out.at("y"),
+              {2.f / std::sqrt(4.0001f) * 2.f + 1.f, 1.f / std::sqrt(1.0001f) * 0.5f - 1.f}, 1e-5f);
 }
 
 }  // namespace
