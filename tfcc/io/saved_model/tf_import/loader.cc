@@ -128,13 +128,22 @@ class Specializations {
  public:
   Specializations(std::shared_ptr<Model> m, SignatureSpec s) : m_(std::move(m)), s_(std::move(s)) {}
 
+  static std::string key_of(const std::vector<PartialShape>& shapes) {
+    std::string key;
+    for (const PartialShape& s : shapes) key += s.to_string();
+    return key;
+  }
+
+  /// Keeps a trace made for `shapes` (the load-time one).
+  void seed(const std::vector<PartialShape>& shapes, ConcreteFunction f) {
+    std::lock_guard<std::mutex> lock(m_->mu);
+    cache_.emplace(key_of(shapes), std::move(f));
+  }
+
   ConcreteFunction get(std::span<const Tensor> inputs) {
     std::vector<PartialShape> shapes;
-    std::string key;
-    for (const Tensor& t : inputs) {
-      shapes.emplace_back(t.shape());
-      key += t.shape().to_string();
-    }
+    for (const Tensor& t : inputs) shapes.emplace_back(t.shape());
+    const std::string key = key_of(shapes);
     std::lock_guard<std::mutex> lock(m_->mu);
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
@@ -223,6 +232,7 @@ LoadedModel load_from_bytes(const std::string& bytes, const std::string& dir,
     ConcreteFunction example = trace(*m, s, shapes);
     out.functions.push_back(example.shared_graph());
     auto cache = std::make_shared<Specializations>(m, s);
+    cache->seed(shapes, example);
     out.signatures.emplace(
         s.name, Signature(s.name, example, s.inputs, s.outputs,
                           [cache](std::span<const Tensor> in) { return cache->get(in); }));
