@@ -212,7 +212,22 @@ struct Runner {
     }
     NodeContext c{n, std::move(inputs), *row, state, where};
     try {
-      values[n.name()] = row->convert(c);
+      std::vector<Value> out = row->convert(c);
+      // What runs later allocates what shapes say: no single tensor beyond the byte limit.
+      for (const Value& v : out) {
+        if (!v.tensor.defined()) continue;
+        const PartialShape ps = v.tensor.partial_shape();
+        if (!ps.rank_known() || !ps.is_fully_defined()) continue;
+        int64_t bytes = static_cast<int64_t>(dtype_size(v.tensor.dtype()));
+        for (int64_t d : ps.dims()) bytes = checked_mul(bytes, d);
+        if (bytes > state.options.max_tensor_bytes) {
+          throw InvalidArgumentError(str_cat("makes a ", bytes, "-byte tensor ", ps.to_string(),
+                                             ", more than the tensor byte limit ",
+                                             state.options.max_tensor_bytes,
+                                             " (LoadOptions::max_tensor_bytes)"));
+        }
+      }
+      values[n.name()] = std::move(out);
     } catch (const Error& e) {
       const std::string msg = e.what();
       // Errors raised below another node already name it.

@@ -263,6 +263,17 @@ std::vector<Tensor> NodeContext::run(const char* op, std::vector<Tensor> ins, At
   bool concrete = !def.is_stateful();
   for (const Tensor& t : ins) concrete = concrete && !t.is_symbolic();
   if (concrete && graph::TraceContext::current()) {
+    // Computed now: shape inference in a scratch trace first, so a file cannot make an op
+    // allocate more than the byte budget (a broadcast of two long vectors, say).
+    {
+      graph::TraceContext probe("shape_probe");
+      ExecutionContextScope scope(&probe);
+      for (const Tensor& t : dispatch(def, ins, attrs)) {
+        const PartialShape ps = t.partial_shape();
+        if (!ps.rank_known() || !ps.is_fully_defined()) continue;
+        charge(ps.dims(), t.dtype());
+      }
+    }
     graph::InitScope eager;
     return dispatch(def, ins, std::move(attrs));
   }

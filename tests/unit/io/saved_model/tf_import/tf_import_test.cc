@@ -181,6 +181,19 @@ TEST(TfImportTest, LimitsAreInvalidArgument) {
   const std::string d2 = temp_dir("recursion");
   b.write(d2);
   EXPECT_THROW(load(d2), InvalidArgumentError);
+  // Two small constants whose broadcast would be 64 MB, computed at import time or not.
+  Builder big;
+  add_node(big.graph()->mutable_node(), "col", "Const", {},
+           {{"dtype", type_attr(DT_FLOAT)}, {"value", tensor_attr({1}, {4096, 1})}});
+  add_node(big.graph()->mutable_node(), "row", "Const", {},
+           {{"dtype", type_attr(DT_FLOAT)}, {"value", tensor_attr({1}, {1, 4096})}});
+  add_node(big.graph()->mutable_node(), "sum", "AddV2", {"col", "row"});
+  add_node(big.graph()->mutable_node(), "y", "AddV2", {"sum", "x"});
+  big.signature("serving_default", {{"x", "x", {1}}}, {{"y", "y:0"}});
+  const std::string d3 = temp_dir("broadcast");
+  big.write(d3);
+  EXPECT_THROW(load(d3, {.max_tensor_bytes = 1 << 20}), InvalidArgumentError);
+  EXPECT_NO_THROW(load(d3));
 }
 
 // StatelessIf on a data-dependent predicate, StatelessWhile, Case.
