@@ -45,6 +45,10 @@ install(TARGETS ${TFCC_INSTALL_TARGETS} EXPORT tfccTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tfcc_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(BUILD_SHARED_LIBS)
+  # The installed `tfcc` finds libtfcc.so next to it, wherever the prefix is.
+  set_target_properties(tfcc_cli PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(EXPORT tfccTargets NAMESPACE tfcc:: DESTINATION ${TFCC_CMAKE_DIR})
 
 # The package: tfccConfig.cmake finds the dependencies recorded by tfcc_dependency() (static
@@ -54,6 +58,8 @@ if(BUILD_SHARED_LIBS)
 else()
   get_property(_deps GLOBAL PROPERTY TFCC_FIND_DEPENDENCIES)
   list(JOIN _deps "\n" TFCC_CONFIG_DEPENDENCIES)
+  string(REPLACE "<config_dir>" "\${CMAKE_CURRENT_LIST_DIR}" TFCC_CONFIG_DEPENDENCIES
+                 "${TFCC_CONFIG_DEPENDENCIES}")
 endif()
 configure_package_config_file(cmake/tfccConfig.cmake.in ${PROJECT_BINARY_DIR}/tfccConfig.cmake
                               INSTALL_DESTINATION ${TFCC_CMAKE_DIR})
@@ -68,13 +74,14 @@ install(FILES ${PROJECT_BINARY_DIR}/tfccConfig.cmake ${PROJECT_BINARY_DIR}/tfccC
 file(RELATIVE_PATH TFCC_PC_PREFIX_FROM_PCDIR
      ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" TFCC_PC_PREFIX_FROM_PCDIR "${TFCC_PC_PREFIX_FROM_PCDIR}")
-set(TFCC_PC_REQUIRES "zlib libpng protobuf")
+get_property(_requires GLOBAL PROPERTY TFCC_PC_REQUIRES)
+list(JOIN _requires " " TFCC_PC_REQUIRES)
+get_property(_libs GLOBAL PROPERTY TFCC_PC_LIBS)
+list(JOIN _libs " " TFCC_PC_DEPS_LIBS)
 set(TFCC_PC_CFLAGS "-std=c++20")
 if(TFCC_HAVE_MPI)
-  string(APPEND TFCC_PC_REQUIRES " ompi-cxx")
   string(APPEND TFCC_PC_CFLAGS " -DTFCC_HAVE_MPI=1")
 endif()
-set(TFCC_PC_DEPS_LIBS "-ldnnl -fopenmp -pthread")
 if(BUILD_SHARED_LIBS)
   set(TFCC_PC_LIBS "-ltfcc")
   set(TFCC_PC_LIBS_PRIVATE "${TFCC_PC_DEPS_LIBS}")

@@ -10,11 +10,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # gzip: the archives are large and xz would take minutes on a small machine.
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
-# Headers and static archives: a program built against them needs the dependencies' headers and
-# development libraries, and a C++20 compiler (libgomp comes with g++).
-set(_depends "g++ (>= 4:12), libdnnl-dev, libprotobuf-dev, zlib1g-dev, libpng-dev")
-if(TFCC_HAVE_MPI)
-  string(APPEND _depends ", libopenmpi-dev")
-endif()
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_depends}")
+# Headers and static archives: a program built against them needs a C++20 compiler and the
+# development packages of the dependencies (cmake/tfcc_dependencies.cmake lists them).
+get_property(_depends GLOBAL PROPERTY TFCC_DEB_DEPENDS)
+list(PREPEND _depends "g++ (>= 4:12)")
+list(JOIN _depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 include(CPack)
