@@ -55,4 +55,3 @@
 #include "tfcc/ops/training/training.h"
 #include "tfcc/ops/unary/unary.h"
 #include "tfcc/platform/errors.h"
-#include "tfcc/version.h"

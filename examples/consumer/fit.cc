@@ -2,6 +2,7 @@
 // x0 + x1 > 0), built against an installed tfcc. Exits non-zero if the headers and the library
 // disagree on the version or the loss is not a finite number.
 #include <tfcc/tfcc.h>
+#include <tfcc/version.h>
 
 #include <cmath>
 #include <iostream>
