@@ -29,6 +29,7 @@ void delete_checkpoint_files(const std::string& prefix) {
   fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::string base = p.filename().string();
   std::error_code ec;
+  fs::remove(checkpoint::manifest_filename(prefix), ec);  // first: no reader falls back to it
   fs::remove(checkpoint::index_filename(prefix), ec);
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
