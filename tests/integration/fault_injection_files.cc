@@ -250,7 +250,6 @@ int damage(const std::string& dir) {
   auto model = std::make_shared<Sequential>(std::vector<LayerPtr>{
       layers::Dense(8, {.activation = "relu", .input_shape = {4}}), layers::Dense(2)});
   model->compile({.optimizer = "adam", .loss = losses::MeanSquaredError()});
-  model->build({-1, 4});
   const std::string w = dir + "/w";
   model->save_weights(w);
   auto load_w = [&] { model->load_weights(w); };

@@ -37,7 +37,6 @@ std::shared_ptr<Sequential> make_model() {
       layers::Dense(256),
   });
   model->compile({.optimizer = "adam", .loss = losses::MeanSquaredError()});
-  model->build({-1, 256});
   return model;
 }
 
@@ -90,7 +89,7 @@ void save_loop(const std::string& kind, const std::string& dir, int64_t count) {
   std::unique_ptr<tf::train::CheckpointManager> manager;
   if (kind == "manager") {
     int i = 0;
-    for (const tf::Variable& v : model->weights()) ckpt.track("w" + std::to_string(i++), v);
+    for (const tf::Variable& v : model->weights()) ckpt.track(tf::internal::str_cat("w", i++), v);
     manager = std::make_unique<tf::train::CheckpointManager>(
         ckpt, dir, tf::train::CheckpointManagerOptions{.max_to_keep = 2});
   }
@@ -120,7 +119,7 @@ int64_t load(const std::string& kind, const std::string& dir) {
     if (kind == "manager") {
       tf::train::Checkpoint ckpt;
       int i = 0;
-      for (const tf::Variable& v : model->weights()) ckpt.track("w" + std::to_string(i++), v);
+      for (const tf::Variable& v : model->weights()) ckpt.track(tf::internal::str_cat("w", i++), v);
       tf::train::CheckpointManager manager(ckpt, dir);
       auto latest = manager.restore_or_initialize();
       if (!latest) throw tf::NotFoundError("no checkpoint in " + dir);
@@ -161,7 +160,7 @@ int saves_main(int argc, char** argv) {
   save_loop(kind, dir, 1);
   pid_t pid = ::fork();
   if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+    ::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
     struct rlimit lim {};
     lim.rlim_cur = lim.rlim_max = 64 << 10;
     ::setrlimit(RLIMIT_FSIZE, &lim);

@@ -97,21 +97,31 @@ def concurrent_loads(program, kind, directory, rng):
 
 
 def tmpfs_disk_full(program, work):
-    """Saves into a 3 MiB tmpfs when this user may mount one; returns (ran, failures, note)."""
+    """Fills a small tmpfs (when this user may mount one) during each kind of save: after the
+    first save, a ballast file leaves half of that save's size free, so the next save runs out
+    of space inside its commit. Returns (ran, failures, note)."""
     mnt = os.path.join(work, "tmpfs")
     os.makedirs(mnt, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mnt],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        return False, 0, (r.stderr or r.stdout).strip().splitlines()[-1:] or ["not permitted"]
     failures = 0
-    try:
-        for kind in KINDS:
+    for kind in KINDS:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mnt],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return False, 0, (r.stderr or r.stdout).strip().splitlines()[-1:] or ["not permitted"]
+        try:
             d = os.path.join(mnt, kind)
-            first = subprocess.run([program, "save", kind, d, "1"], capture_output=True, text=True)
-            if first.returncode != 0:
-                continue  # the first generation itself does not fit: nothing to keep
-            full = subprocess.run([program, "save", kind, d, "20"], capture_output=True, text=True)
+            subprocess.run([program, "save", kind, d, "1"], check=True)
+            used = sum(os.path.getsize(os.path.join(root, f))
+                       for root, _, files in os.walk(d) for f in files)
+            st = os.statvfs(mnt)
+            ballast = st.f_bavail * st.f_frsize - used // 2
+            with open(os.path.join(mnt, "ballast"), "wb") as f:
+                f.truncate(0)
+                chunk = b"\1" * (1 << 20)
+                while ballast > 0:
+                    f.write(chunk[:min(len(chunk), ballast)])
+                    ballast -= len(chunk)
+            full = subprocess.run([program, "save", kind, d, "3"], capture_output=True, text=True)
             if full.returncode == 0 or "ResourceExhaustedError" not in full.stderr:
                 failures += 1
                 print(f"  tmpfs {kind}: expected ResourceExhaustedError, got "
@@ -120,9 +130,10 @@ def tmpfs_disk_full(program, work):
             if not ok:
                 failures += 1
                 print(f"  tmpfs {kind}: LOAD FAILED after the disk filled up: {out}")
-            subprocess.run(["rm", "-rf", d])
-    finally:
-        subprocess.run(["umount", mnt])
+            else:
+                print(f"  tmpfs {kind}: {full.stderr.strip().splitlines()[-1][-160:]}; {out}")
+        finally:
+            subprocess.run(["umount", mnt])
     return True, failures, []
 
 
@@ -168,7 +179,7 @@ def main():
         problems.append(f"{total_failed} loads failed after kills")
     ran, tmpfs_failures, note = tmpfs_disk_full(program, work)
     if ran:
-        print(f"fault_injection: disk full on a 3 MiB tmpfs: {tmpfs_failures} failures")
+        print(f"fault_injection: disk full on a tmpfs: {tmpfs_failures} failures")
         if tmpfs_failures:
             problems.append("disk full on tmpfs")
     else:
