@@ -6,7 +6,8 @@ usage: fault_injection_test.py PROGRAM WORK_DIR
 For each kind of save (CheckpointManager, save_weights to a fixed path, ModelCheckpoint to a
 fixed path, Model.save), a writer that saves the same path again and again is killed with
 SIGKILL at FAULT_INJECTION_KILLS (default 25) moments: half at random times, half the moment a
-temporary file of a save appears (inside the commit). After every kill the path must load one
+temporary file of a save appears (inside the commit); on a slow machine the kills of a kind stop,
+after at least 5, once FAULT_INJECTION_BUDGET_S / 4 seconds are spent (default 160 s in all). After every kill the path must load one
 whole generation of weights (never a mix of two saves, never an error). Then: one more save must
 leave no temporary behind; loads while a writer keeps saving must all succeed; a save into a full
 disk (RLIMIT_FSIZE, and a small tmpfs when this user may mount one) must raise
@@ -25,6 +26,7 @@ import sys
 import time
 
 KINDS = ["manager", "weights", "model_checkpoint", "model_save"]
+MIN_KILLS = 5
 
 
 def temporaries(directory):
@@ -41,14 +43,19 @@ def load(program, kind, directory):
     return r.returncode == 0, (r.stdout + r.stderr).strip()
 
 
-def kill_saves(program, kind, directory, kills, rng):
-    """Returns (kills done, loads that failed, kills that hit a commit)."""
+def kill_saves(program, kind, directory, kills, rng, budget_s):
+    """Returns (kills done, loads that failed, kills that hit a commit). Past `budget_s` seconds
+    it stops after MIN_KILLS kills (a slow machine gets fewer kills, never a hung suite)."""
+    start = time.time()
     subprocess.run([program, "save", kind, directory, "1"], check=True)
     t0 = time.time()
     subprocess.run([program, "save", kind, directory, "4"], check=True)
     window = time.time() - t0
     done = failed = in_commit = 0
     for i in range(kills):
+        if i >= MIN_KILLS and time.time() - start > budget_s:
+            print(f"  {kind}: stopped after {i} kills (time budget of {budget_s:.0f}s spent)")
+            break
         proc = subprocess.Popen([program, "save", kind, directory], stderr=subprocess.PIPE)
         if i % 2 == 0:
             time.sleep(rng.uniform(0.0, window))
@@ -147,6 +154,7 @@ def summary_of(output, prefix):
 def main():
     program, work = sys.argv[1], sys.argv[2]
     kills = int(os.environ.get("FAULT_INJECTION_KILLS", "25"))
+    budget_s = float(os.environ.get("FAULT_INJECTION_BUDGET_S", "160")) / len(KINDS)
     seed = int(os.environ.get("FAULT_INJECTION_SEED", random.randrange(1 << 30)))
     rng = random.Random(seed)
     print(f"fault_injection: seed {seed}, {kills} kills per kind of save")
@@ -157,7 +165,7 @@ def main():
     for kind in KINDS:
         d = os.path.join(work, kind)
         t0 = time.time()
-        done, failed, in_commit = kill_saves(program, kind, d, kills, rng)
+        done, failed, in_commit = kill_saves(program, kind, d, kills, rng, budget_s)
         total_kills += done
         total_failed += failed
         subprocess.run([program, "save", kind, d, "1"], check=True)

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <charconv>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -159,6 +161,38 @@ int open_matching(const std::string& path, uint64_t size, uint32_t crc) {
   return -1;
 }
 
+bool writer_gone(const std::string& staged_name, const std::string& final_name) {
+  // `<final>.tmp.<pid>.<n>`
+  if (staged_name.size() <= final_name.size() + 5 ||
+      staged_name.compare(0, final_name.size() + 5, final_name + ".tmp.") != 0) {
+    return false;
+  }
+  long pid = std::strtol(staged_name.c_str() + final_name.size() + 5, nullptr, 10);
+  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Finishes the commit of a writer killed after its manifest's rename: its staged files are
+// renamed to their final names. Returns the staged names still in use by a live writer.
+std::set<std::string> roll_forward(const std::string& manifest_path) {
+  std::set<std::string> live;
+  auto text = read_if_present(manifest_path);
+  auto entries = text ? parse_manifest(*text) : std::nullopt;
+  if (!entries) return live;
+  const std::string dir = dir_prefix(manifest_path);
+  for (const Entry& e : *entries) {
+    const std::string staged = dir + e.staged_name;
+    struct stat st {};
+    if (::stat(staged.c_str(), &st) != 0) continue;
+    if (!writer_gone(e.staged_name, e.final_name) || static_cast<uint64_t>(st.st_size) != e.size) {
+      live.insert(e.staged_name);
+      continue;
+    }
+    if (::rename(staged.c_str(), (dir + e.final_name).c_str()) != 0) live.insert(e.staged_name);
+  }
+  internal::sync_parent_directory(manifest_path);
+  return live;
+}
+
 }  // namespace
 
 // ---- FileSetCommit ------------------------------------------------------------------------------
@@ -183,15 +217,10 @@ void FileSetCommit::add(const std::string& final_path, std::string_view contents
   for (const Staged& s : files_) {
     TFCC_CHECK_ARG(s.final_path != final_path, "FileSetCommit: ", final_path, " added twice");
   }
-  // Temporaries of killed writers go first (they may be what filled the disk), except those the
-  // current manifest still names.
-  std::set<std::string> keep;
-  if (auto text = read_if_present(manifest_path_)) {
-    if (auto entries = parse_manifest(*text)) {
-      for (const Entry& e : *entries) keep.insert(e.staged_name);
-    }
-  }
-  internal::remove_orphaned_temporaries(final_path, keep);
+  // A killed writer's commit is finished, then its other temporaries go (they may be what
+  // filled the disk).
+  if (files_.empty()) keep_ = roll_forward(manifest_path_);
+  internal::remove_orphaned_temporaries(final_path, keep_);
   Staged s{final_path, internal::temporary_path(final_path), contents.size(),
            crc32c::value(contents)};
   internal::write_new_file_synced(s.staged_path, contents);
@@ -292,6 +321,25 @@ std::optional<OpenedFileSet> open_file_set(const std::string& manifest_path) {
     text = std::move(again);
   }
   return std::nullopt;
+}
+
+void remove_orphaned_temporaries_in(const std::string& directory, const std::string& name_prefix) {
+  std::error_code ec;
+  std::set<std::string> keep, bases;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > 9 && name.compare(name.size() - 9, 9, ".manifest") == 0 &&
+        name.find(".tmp.") == std::string::npos) {
+      keep.merge(roll_forward(it->path().string()));
+    }
+    size_t at = name.find(".tmp.");
+    if (name.compare(0, name_prefix.size(), name_prefix) == 0 && at != std::string::npos) {
+      bases.insert(name.substr(0, at));
+    }
+  }
+  for (const std::string& base : bases) {
+    internal::remove_orphaned_temporaries((fs::path(directory) / base).string(), keep);
+  }
 }
 
 // ---- DirectoryCommit ----------------------------------------------------------------------------

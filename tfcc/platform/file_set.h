@@ -25,7 +25,8 @@
 // its two names. The final names stay those other tools read (TensorFlow reads `P.index` and
 // `P.data-*`), and hold the new set once commit() returns. When the manifest is absent, damaged,
 // or names bytes no file holds (the files were written by another program), readers use the
-// final names as they are. The next writer of a set removes temporaries of killed writers.
+// final names as they are. The next writer of a set finishes the renames of a writer killed
+// after its commit point and removes the other temporaries of killed writers.
 // One writer per set at a time.
 #pragma once
 
@@ -62,6 +63,7 @@ class FileSetCommit {
   };
   std::string manifest_path_;
   std::vector<Staged> files_;
+  std::set<std::string> keep_;  // staged names of a live writer of the same set
   bool committed_ = false;
 };
 
@@ -91,6 +93,12 @@ class OpenedFileSet {
 /// Opens the set named by `manifest_path`. nullopt when there is no manifest, it is damaged, or
 /// no file holds some committed content (then callers read the final names as they are).
 std::optional<OpenedFileSet> open_file_set(const std::string& manifest_path);
+
+/// Finishes the commits of dead writers of every set in `directory` (`*.manifest`), then removes
+/// the temporaries of dead writers (`<name>.tmp.<pid>.<n>`) whose name starts with
+/// `name_prefix`: the cleanup of a writer that owns many sets there (CheckpointManager's
+/// `ckpt-<n>` bundles).
+void remove_orphaned_temporaries_in(const std::string& directory, const std::string& name_prefix);
 
 /// Replaces a directory as a whole: the new content is written into path() (a fresh directory
 /// beside `final_dir`), and commit() swaps it in with one atomic rename (renameat2

@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
@@ -144,6 +145,28 @@ TEST_F(FileSetTest, OrphansOfDeadWritersAreRemovedByTheNextWriter) {
   EXPECT_FALSE(file_exists(path(orphan)));
   EXPECT_FALSE(file_exists(path(orphan_manifest)));
   EXPECT_TRUE(file_exists(path(live)));
+}
+
+// A writer killed after its commit point, before its renames: the next writer of the directory
+// finishes the renames (the set stays loadable under its final names) and keeps no temporary.
+TEST_F(FileSetTest, CommitsOfKilledWritersAreRolledForward) {
+  commit_pair("data-1", "index-1");
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    commit_pair("data-2", "index-2");
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  auto staged = staged_names();
+  for (const char* name : {"w.data", "w.index"}) fs::rename(path(name), path(staged[name]));
+  std::ofstream(path("w.index")) << "index-1";  // as if killed before any rename
+  EXPECT_EQ(load(), std::make_pair(std::string("data-2"), std::string("index-2")));
+  remove_orphaned_temporaries_in(dir_, "w");
+  EXPECT_EQ(read_file(path("w.data")), "data-2");
+  EXPECT_EQ(read_file(path("w.index")), "index-2");
+  EXPECT_EQ(names(), (std::vector<std::string>{"w.data", "w.index", "w.manifest"}));
 }
 
 TEST_F(FileSetTest, UncommittedSetLeavesNothing) {
