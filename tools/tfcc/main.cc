@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/version.h"
 #include "tools/tfcc/commands.h"
 
@@ -25,18 +26,14 @@ void usage(std::ostream& os) {
   }
 }
 
-}  // namespace
-}  // namespace tfcc::tools
-
-int main(int argc, char** argv) {
-  using tfcc::tools::Command;
+int run(int argc, char** argv) {
   if (argc < 2) {
-    tfcc::tools::usage(std::cerr);
+    usage(std::cerr);
     return 2;
   }
   std::string name = argv[1];
   if (name == "-h" || name == "--help" || name == "help") {
-    tfcc::tools::usage(std::cout);
+    usage(std::cout);
     return 0;
   }
   if (name == "--version" || name == "version") {
@@ -44,10 +41,16 @@ int main(int argc, char** argv) {
     std::cout << "tfcc " << tfcc::version() << "\n";
     return 0;
   }
-  for (const Command& c : tfcc::tools::commands()) {
+  for (const Command& c : commands()) {
     if (c.name == name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
   }
   std::cerr << "tfcc: unknown command '" << name << "'\n\n";
-  tfcc::tools::usage(std::cerr);
+  usage(std::cerr);
   return 2;
 }
+
+}  // namespace
+}  // namespace tfcc::tools
+
+// Errors a command does not handle end the program with their message and status 1.
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, tfcc::tools::run); }
