@@ -12,6 +12,7 @@
 #include <string>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/file.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -124,8 +125,9 @@ int main(int argc, char** argv) {
     export_and_record(cnn, tf::random::uniform({8, 28, 28, 1}), out, "seed_cnn");
   }
   {
-    Sequential lstm({layers::Embedding(50, 8, {.input_shape = {12}}), layers::LSTM(16),
-                     layers::Dense(3, {.activation = "softmax"})});
+    auto ids = Input({12}, {.name = "ids", .dtype = tf::int32});
+    KT h = layers::LSTM(16)(layers::Embedding(50, 8)(ids));
+    Model lstm(ids, layers::Dense(3, {.activation = "softmax"})(h), {.name = "embedding_lstm"});
     tf::Tensor x = tf::cast(tf::random::uniform({16, 12}, 0, 50), tf::int32);
     tf::Tensor y = tf::cast(tf::random::uniform({16}, 0, 3), tf::int32);
     train_briefly(lstm, x, y, "sparse_categorical_crossentropy");

@@ -77,6 +77,12 @@ class Converter {
         return;
       case NodeKind::kOp:
         break;
+      case NodeKind::kHostCall:
+        throw InvalidArgumentError(str_cat(
+            "Function '", g_.name(), "' cannot be exported: node ", n.name, " (", n.type_name(),
+            ") at ", graph::location_string(n),
+            " runs C++ code (a host callback such as tfcc::print), which an exported model "
+            "cannot hold. Remove it from the function."));
       default:
         unsupported_[n.type_name()].push_back(n.name);
         out.assign(static_cast<size_t>(n.num_outputs()), "");
