@@ -2,9 +2,10 @@
 
 For every OUT/<model>/ written by tf_saved_model_export: the export in OUT/<model>/1/ loads with
 tf.saved_model.load, its serving_default signature run on x.npy gives tfcc's y.npy within 1e-4
-(relative to the largest |y|), its variables are restored (they match the checkpoint), the
-function library holds no tfcc-internal op, `saved_model_cli show --all` describes it and
-`saved_model_cli run` (the TensorFlow 1 loader: restore op + session) gives the same output.
+(relative to the largest |y|) with the variables restored from the checkpoint through the object
+graph, the function library holds only ops TensorFlow registers (no tfcc-internal op),
+`saved_model_cli show --all` describes it, and `saved_model_cli run` (the Python TF1 loader) and
+the C++ loader TF Serving uses (through the C API, tf_c_loader.py) give the same output.
 
 usage: tf_saved_model_export.py OUT_DIR PATH/TO/saved_model_cli
 """
@@ -16,6 +17,8 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 from tensorflow.core.protobuf import saved_model_pb2
+
+import tf_c_loader
 
 TOLERANCE = 1e-4
 
@@ -81,6 +84,9 @@ def check_model(out, name, cli):
                               "--outdir", tmp], capture_output=True, text=True)
         assert run.returncode == 0, f"{name}: saved_model_cli run failed:\n{run.stderr[-3000:]}"
         close(name, np.load(os.path.join(tmp, "output_0.npy")), want, "saved_model_cli run")
+
+    got = tf_c_loader.run_serving_default(export, x).reshape(want.shape)
+    close(name, got, want, "C++ loader (TF_LoadSessionFromSavedModel)")
 
 
 def main():
