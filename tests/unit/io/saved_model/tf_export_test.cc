@@ -9,6 +9,7 @@
 #include <set>
 
 #include "tests/unit/io/saved_model/test_models.h"
+#include "tfcc/graph/trace/print.h"
 #include "tfcc/io/checkpoint/bundle.h"
 #include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/io/saved_model/tf_export/op_table.h"
@@ -82,7 +83,9 @@ TEST(TfExportTest, MlpSignatureFunctionAndObjects) {
   for (const auto& n : f.node_def()) {
     for (const auto& in : n.input()) {
       EXPECT_TRUE(std::regex_match(in, ref)) << in;
-      if (in.find(':') == std::string::npos && in[0] != '^') EXPECT_TRUE(args.count(in)) << in;
+      if (in.find(':') == std::string::npos && in[0] != '^') {
+        EXPECT_TRUE(args.count(in)) << in;
+      }
     }
   }
   EXPECT_EQ(ops_of(f), (std::set<std::string>{"ReadVariableOp", "MatMul", "AddV2", "Relu"}));
