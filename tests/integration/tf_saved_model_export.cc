@@ -5,7 +5,8 @@
 // Models: the seed CNN (Sequential, after a few training steps so batch-norm statistics moved),
 // an Embedding + LSTM classifier, a small functional ResNet, and MobileNetV2- and ResNet50-shaped
 // models built from tfcc's layers (ZeroPadding2D, DepthwiseConv2D, ReLU(6), BatchNormalization,
-// Add, GlobalAveragePooling2D) at reduced width and depth.
+// Add, GlobalAveragePooling2D) at reduced width and depth; and a tfcc::function with cond and
+// while_loop (If / While with function branches) reading a variable.
 //
 // usage: tf_saved_model_export OUT_DIR
 #include <cstdio>
@@ -111,6 +112,30 @@ Model mobilenetv2_shaped() {
                {.name = "mobilenetv2_shaped"});
 }
 
+// y = x * scale if sum(x) > 0 else -x, then doubled while sum(y) < 100 (at most 6 times).
+class CondWhile : public tf::Module {
+ public:
+  CondWhile() : Module("cond_while") { scale_ = add_variable("scale", tf::Tensor::scalar(1.5f)); }
+  tf::ConcreteFunction serving() const {
+    auto f = tf::function(
+        [this](tf::Tensor x) {
+          tf::Tensor y = tf::cond(
+              tf::greater(tf::reduce_sum(x), 0.0f), [&] { return x * scale_.read_value(); },
+              [&] { return -x; });
+          auto [out] = tf::while_loop(
+              [](const tf::Tensor& v) { return tf::less(tf::reduce_sum(v), 100.0f); },
+              [](const tf::Tensor& v) { return std::tuple{v * 2.0f}; }, std::tuple{y},
+              {.maximum_iterations = 6});
+          return out;
+        },
+        {.name = "cond_while_serve"});
+    return f.get_concrete_function(tf::TensorSpec{{-1}, tf::float32, "x"});
+  }
+
+ private:
+  tf::Variable scale_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +172,18 @@ int main(int argc, char** argv) {
     tf::Tensor y = tf::cast(tf::random::uniform({8}, 0, 10), tf::int32);
     train_briefly(model, x, y, "sparse_categorical_crossentropy");
     export_and_record(model, tf::random::uniform({4, m.size, m.size, 3}), out, m.name);
+  }
+  {
+    CondWhile module;
+    tf::ConcreteFunction serve = module.serving();
+    const std::string dir = out + "/cond_while";
+    tf::make_dirs(dir);
+    tf::saved_model::save(module, tf::saved_model::serving_directory(dir), serve,
+                          {.format = tf::saved_model::Format::kTensorFlow});
+    tf::Tensor x = tf::Tensor::from_vector<float>({0.5f, 1.0f, -0.25f, 2.0f});
+    tf::io::save_npy(dir + "/x.npy", x);
+    tf::io::save_npy(dir + "/y.npy", serve({x})[0]);
+    std::printf("exported cond_while\n");
   }
   return 0;
 }

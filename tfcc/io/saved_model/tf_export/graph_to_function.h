@@ -23,13 +23,17 @@ struct ConvertedFunction {
   tensorflow::FunctionDef def;
   /// The variables its trailing DT_RESOURCE arguments stand for, in argument order.
   std::vector<std::shared_ptr<VariableState>> variables;
+  /// The functions it calls (If branches, While cond and body), callees first.
+  std::vector<tensorflow::FunctionDef> library;
 };
 
 /// Converts `g` into the FunctionDef `name`; `input_names` name its arguments and `output_names`
 /// its results, in the graph's orders; `output_order` lists the graph outputs to return, in the
-/// order the FunctionDef returns them. UnimplementedError naming every op without a TensorFlow
-/// form (with the nodes that use it) and every node kind TensorFlow cannot receive (host
-/// callbacks, control flow).
+/// order the FunctionDef returns them. If / While nodes become TensorFlow's If / While with their
+/// branches, condition and body as functions of `library` (taking every input, plus the
+/// variables they use; a maximum_iterations count becomes an extra loop variable).
+/// UnimplementedError naming every op without a TensorFlow form (with the nodes that use it);
+/// InvalidArgumentError for a host callback (tfcc::print).
 ConvertedFunction convert_graph(const graph::Graph& g, const std::string& name,
                                 std::span<const std::string> input_names,
                                 std::span<const std::string> output_names,

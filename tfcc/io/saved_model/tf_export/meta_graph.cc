@@ -124,6 +124,7 @@ TfExport build_tf_export(const Module& module,
       }
       s.bound_variables.push_back(index);
     }
+    for (tensorflow::FunctionDef& f : cf.library) *gd->mutable_library()->add_function() = std::move(f);
     *gd->mutable_library()->add_function() = std::move(cf.def);
     sigs.push_back(std::move(s));
   }
