@@ -24,7 +24,8 @@ namespace {
 using KT = KerasTensor;
 
 // Moves batch-norm statistics and weights away from their initial values.
-void train_briefly(Model& model, const tf::Tensor& x, const tf::Tensor& y, const std::string& loss) {
+void train_briefly(Model& model, const tf::Tensor& x, const tf::Tensor& y,
+                   const std::string& loss) {
   model.compile({.optimizer = "adam", .loss = loss});
   model.fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});
 }
@@ -42,7 +43,8 @@ void export_and_record(Model& model, const tf::Tensor& x, const std::string& out
 
 KT conv_bn(KT x, int64_t filters, int64_t kernel, int64_t strides, bool relu,
            const std::string& padding = "same") {
-  x = layers::Conv2D(filters, kernel, {.strides = strides, .padding = padding, .use_bias = false})(x);
+  x = layers::Conv2D(filters, kernel,
+                     {.strides = strides, .padding = padding, .use_bias = false})(x);
   x = layers::BatchNormalization({.epsilon = 1.001e-5})(x);
   return relu ? layers::ReLU()(x) : x;
 }
@@ -81,7 +83,8 @@ Model resnet50_shaped() {
   x = bottleneck(x, 16, 2, true);
   x = bottleneck(x, 16, 1, false);
   x = layers::GlobalAveragePooling2D()(x);
-  return Model(inputs, layers::Dense(10, {.activation = "softmax"})(x), {.name = "resnet50_shaped"});
+  return Model(inputs, layers::Dense(10, {.activation = "softmax"})(x),
+               {.name = "resnet50_shaped"});
 }
 
 // MobileNetV2's stem and inverted residual blocks (expand 1x1, depthwise 3x3, project 1x1, with
@@ -90,8 +93,8 @@ KT inverted_residual(KT x, int64_t in, int64_t out, int64_t stride, int64_t expa
   KT y = layers::Conv2D(in * expansion, 1, {.padding = "same", .use_bias = false})(x);
   y = layers::ReLU({.max_value = 6.0})(layers::BatchNormalization({.epsilon = 1e-3})(y));
   if (stride == 2) y = layers::ZeroPadding2D({{0, 1}, {0, 1}})(y);
-  y = layers::DepthwiseConv2D(3, {.strides = stride, .padding = stride == 2 ? "valid" : "same",
-                                  .use_bias = false})(y);
+  y = layers::DepthwiseConv2D(
+      3, {.strides = stride, .padding = stride == 2 ? "valid" : "same", .use_bias = false})(y);
   y = layers::ReLU({.max_value = 6.0})(layers::BatchNormalization({.epsilon = 1e-3})(y));
   y = layers::Conv2D(out, 1, {.padding = "same", .use_bias = false})(y);
   y = layers::BatchNormalization({.epsilon = 1e-3})(y);

@@ -43,8 +43,8 @@ Tensors RNNCell::call_n(const Tensors& inputs, bool) {
                  n_states, " state tensors, got ", inputs.size(), " tensors");
   for (size_t i = 0; i < n_states; ++i) {
     const Tensor& s = inputs[1 + i];
-    TFCC_CHECK_ARG(s.rank() == 2 && s.partial_shape().dim(1) == state_size()[i], "Cell '", name(), "': state ",
-                   i, " must have shape (batch, ", state_size()[i], "), got ",
+    TFCC_CHECK_ARG(s.rank() == 2 && s.partial_shape().dim(1) == state_size()[i], "Cell '", name(),
+                   "': state ", i, " must have shape (batch, ", state_size()[i], "), got ",
                    s.partial_shape().to_string());
   }
   auto [out, states] = cell_call(inputs[0], Tensors(inputs.begin() + 1, inputs.end()));

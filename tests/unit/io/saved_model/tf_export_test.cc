@@ -11,10 +11,10 @@
 #include "tests/unit/io/saved_model/test_models.h"
 #include "tfcc/graph/trace/print.h"
 #include "tfcc/io/checkpoint/bundle.h"
+#include "tfcc/io/proto/trackable_object_graph.pb.h"
 #include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/io/saved_model/tf_export/op_table.h"
 #include "tfcc/io/saved_model/tf_export/tf_saved_model.h"
-#include "tfcc/io/proto/trackable_object_graph.pb.h"
 
 namespace tfcc::saved_model {
 namespace {
@@ -97,10 +97,10 @@ TEST(TfExportTest, MlpSignatureFunctionAndObjects) {
 
   // Objects: root -> l1/l2 -> kernel/bias variables, signatures -> serving_default; the
   // checkpoint's object graph has the same children, and keys follow the module paths.
-  EXPECT_EQ(e.keys, (std::vector<std::string>{"l1/kernel/.ATTRIBUTES/VARIABLE_VALUE",
-                                              "l1/bias/.ATTRIBUTES/VARIABLE_VALUE",
-                                              "l2/kernel/.ATTRIBUTES/VARIABLE_VALUE",
-                                              "l2/bias/.ATTRIBUTES/VARIABLE_VALUE"}));
+  EXPECT_EQ(e.keys,
+            (std::vector<std::string>{
+                "l1/kernel/.ATTRIBUTES/VARIABLE_VALUE", "l1/bias/.ATTRIBUTES/VARIABLE_VALUE",
+                "l2/kernel/.ATTRIBUTES/VARIABLE_VALUE", "l2/bias/.ATTRIBUTES/VARIABLE_VALUE"}));
   tensorflow::TrackableObjectGraph tog;
   ASSERT_TRUE(tog.ParseFromString(e.object_graph));
   ASSERT_EQ(tog.nodes_size(), og.nodes_size());
@@ -207,7 +207,8 @@ TEST(TfExportTest, WhatTensorFlowCannotReceiveIsReported) {
   Mlp mlp;
   auto random_fn = tfcc::function([&](Tensor x) { return mlp(x) + random::uniform({1, 3}); });
   try {
-    build_tf_export(mlp, {{"serving_default", random_fn.get_concrete_function(TensorSpec{{-1, 4}})}});
+    build_tf_export(mlp,
+                    {{"serving_default", random_fn.get_concrete_function(TensorSpec{{-1, 4}})}});
     FAIL() << "a random op exported";
   } catch (const UnimplementedError& e) {
     EXPECT_NE(std::string(e.what()).find("RandomUniform"), std::string::npos) << e.what();
@@ -216,8 +217,8 @@ TEST(TfExportTest, WhatTensorFlowCannotReceiveIsReported) {
     tfcc::print("x =", x);
     return mlp(x);
   });
-  EXPECT_THROW(save(mlp, temp_dir("tf_host") + "/export", f.get_concrete_function(TensorSpec{{-1, 4}}),
-                    {.format = Format::kTensorFlow}),
+  EXPECT_THROW(save(mlp, temp_dir("tf_host") + "/export",
+                    f.get_concrete_function(TensorSpec{{-1, 4}}), {.format = Format::kTensorFlow}),
                InvalidArgumentError);
   EXPECT_THROW(build_tf_export(mlp, {}), InvalidArgumentError);
 }

@@ -51,8 +51,8 @@ std::string FunctionBuilder::add_const(const Tensor& value, std::string_view bas
   return ref(c, "output");
 }
 
-std::string FunctionBuilder::add_index_const(std::span<const int64_t> values,
-                                             std::string_view base, DType* dtype_out) {
+std::string FunctionBuilder::add_index_const(std::span<const int64_t> values, std::string_view base,
+                                             DType* dtype_out) {
   bool fits = true;
   for (int64_t v : values) {
     fits = fits && v >= std::numeric_limits<int32_t>::min() &&

@@ -28,8 +28,7 @@ class FunctionBuilder {
   explicit FunctionBuilder(std::string name);
 
   /// Adds an input argument (its name made valid and unique) and returns the reference to it.
-  std::string add_arg(std::string_view name, tensorflow::DataType dtype,
-                      const PartialShape& shape);
+  std::string add_arg(std::string_view name, tensorflow::DataType dtype, const PartialShape& shape);
   /// Adds a node of op `op`, named after `base` (made valid and unique), with `inputs`.
   tensorflow::NodeDef& add_node(const std::string& op, std::string_view base,
                                 std::vector<std::string> inputs);

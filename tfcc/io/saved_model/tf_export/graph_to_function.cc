@@ -48,7 +48,8 @@ void collect_variables(const graph::Graph& g, std::vector<VariablePtr>& out) {
 
 class Converter {
  public:
-  Converter(const graph::Graph& g, const std::string& name, Library& lib) : g_(g), fb_(name), lib_(lib) {
+  Converter(const graph::Graph& g, const std::string& name, Library& lib)
+      : g_(g), fb_(name), lib_(lib) {
     refs_.resize(static_cast<size_t>(g_.num_nodes()));
     graph_args_.resize(g_.args().size());
   }
@@ -101,11 +102,11 @@ class Converter {
         out = {fb_.add_const(n.value, n.name)};
         return;
       case NodeKind::kHostCall:
-        throw InvalidArgumentError(str_cat(
-            "Function '", g_.name(), "' cannot be exported: node ", n.name, " (", n.type_name(),
-            ") at ", graph::location_string(n),
-            " runs C++ code (a host callback such as tfcc::print), which an exported model "
-            "cannot hold. Remove it from the function."));
+        throw InvalidArgumentError(
+            str_cat("Function '", g_.name(), "' cannot be exported: node ", n.name, " (",
+                    n.type_name(), ") at ", graph::location_string(n),
+                    " runs C++ code (a host callback such as tfcc::print), which an exported model "
+                    "cannot hold. Remove it from the function."));
       case NodeKind::kIf:
         out = convert_if(n, inputs);
         return;
@@ -139,8 +140,8 @@ class Converter {
     };
     out = (*rule)(c);
     TFCC_REQUIRE(InternalError, out.size() == static_cast<size_t>(n.num_outputs()),
-                 "export rule for ", n.op->name(), " returned ", out.size(),
-                 " outputs, expected ", n.num_outputs());
+                 "export rule for ", n.op->name(), " returned ", out.size(), " outputs, expected ",
+                 n.num_outputs());
   }
 
   std::string sub_name(const Node& n, const char* role) {
@@ -179,7 +180,8 @@ class Converter {
       c.add_resources(vars);
       c.convert_nodes();
       for (size_t k = 0; k < branch->outputs().size(); ++k) {
-        c.fb().add_ret(str_cat("output_", k), c.output(k), tf_dtype(branch->dtype(branch->outputs()[k])));
+        c.fb().add_ret(str_cat("output_", k), c.output(k),
+                       tf_dtype(branch->dtype(branch->outputs()[k])));
       }
       lib_.functions.push_back(c.finish().def);
       names.push_back(name);
@@ -202,7 +204,8 @@ class Converter {
     attrs["else_branch"].mutable_func()->set_name(names[1]);
     order_all(node, vars);
     std::vector<std::string> out;
-    for (int k = 0; k < n.num_outputs(); ++k) out.push_back(FunctionBuilder::ref(node, "output", k));
+    for (int k = 0; k < n.num_outputs(); ++k)
+      out.push_back(FunctionBuilder::ref(node, "output", k));
     return out;
   }
 
@@ -219,7 +222,8 @@ class Converter {
     const bool counted = n.maximum_iterations >= 0;
     std::vector<std::pair<tensorflow::DataType, PartialShape>> types;
     for (size_t i = 0; i < n.inputs.size(); ++i) {
-      types.emplace_back(tf_dtype(g_.dtype(n.inputs[i])), i < nv ? n.shapes[i] : g_.shape(n.inputs[i]));
+      types.emplace_back(tf_dtype(g_.dtype(n.inputs[i])),
+                         i < nv ? n.shapes[i] : g_.shape(n.inputs[i]));
     }
     const std::string cond_name = sub_name(n, "cond"), body_name = sub_name(n, "body");
     // Argument i of the TF function -> graph argument of the tfcc subgraph (or none).
@@ -244,10 +248,12 @@ class Converter {
       c.convert_nodes();
       std::string result = c.output(0);
       if (counted) {
-        std::string limit = c.fb().add_scalar_const(int32, static_cast<double>(n.maximum_iterations), "maximum_iterations");
+        std::string limit = c.fb().add_scalar_const(
+            int32, static_cast<double>(n.maximum_iterations), "maximum_iterations");
         tensorflow::NodeDef& less = c.fb().add_node("Less", "Less", {args.back(), limit});
         FunctionBuilder::set_type(less, "T", int32);
-        tensorflow::NodeDef& both = c.fb().add_node("LogicalAnd", "LogicalAnd", {FunctionBuilder::ref(less, "z"), result});
+        tensorflow::NodeDef& both =
+            c.fb().add_node("LogicalAnd", "LogicalAnd", {FunctionBuilder::ref(less, "z"), result});
         result = FunctionBuilder::ref(both, "z");
       }
       c.fb().add_ret("output", result, tf_dtype(cond_g.dtype(cond_g.outputs()[0])));
@@ -299,7 +305,8 @@ class Converter {
     attrs["parallel_iterations"].set_i(10);
     order_all(node, vars);
     std::vector<std::string> out;
-    for (size_t k = 0; k < nv; ++k) out.push_back(FunctionBuilder::ref(node, "output", static_cast<int>(k)));
+    for (size_t k = 0; k < nv; ++k)
+      out.push_back(FunctionBuilder::ref(node, "output", static_cast<int>(k)));
     return out;
   }
 
@@ -347,8 +354,8 @@ ConvertedFunction convert_graph(const graph::Graph& g, const std::string& name,
                                 std::span<const std::string> input_names,
                                 std::span<const std::string> output_names,
                                 std::span<const int> output_order) {
-  TFCC_CHECK_ARG(output_names.size() == g.outputs().size(), "convert_graph: ",
-                 output_names.size(), " output names for ", g.outputs().size(), " outputs");
+  TFCC_CHECK_ARG(output_names.size() == g.outputs().size(), "convert_graph: ", output_names.size(),
+                 " output names for ", g.outputs().size(), " outputs");
   Library lib;
   lib.prefix = name;
   Converter c(g, name, lib);
@@ -363,11 +370,11 @@ ConvertedFunction convert_graph(const graph::Graph& g, const std::string& name,
       for (size_t i = 0; i < nodes.size() && i < 5; ++i) list += (i ? ", " : "") + nodes[i];
       if (nodes.size() > 5) list += str_cat(", ... (", nodes.size(), " nodes)");
     }
-    throw UnimplementedError(str_cat(
-        "SavedModel export (TensorFlow format) of function '", g.name(),
-        "': these ops have no TensorFlow form in the exporter's table "
-        "(tfcc/io/saved_model/tf_export/op_table.cc):",
-        list));
+    throw UnimplementedError(str_cat("SavedModel export (TensorFlow format) of function '",
+                                     g.name(),
+                                     "': these ops have no TensorFlow form in the exporter's table "
+                                     "(tfcc/io/saved_model/tf_export/op_table.cc):",
+                                     list));
   }
   for (int k : output_order) {
     const graph::ValueRef v = g.outputs().at(static_cast<size_t>(k));

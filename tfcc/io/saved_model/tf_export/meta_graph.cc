@@ -68,7 +68,8 @@ std::vector<TensorSpec> input_specs(const ConcreteFunction& fn) {
     if (i < fn.input_specs().size() && !fn.input_specs()[i].name.empty()) {
       base = fn.input_specs()[i].name;
     }
-    out.push_back({arg.shapes.at(0), arg.dtypes.at(0), unique(base.empty() ? "input" : base, taken)});
+    out.push_back(
+        {arg.shapes.at(0), arg.dtypes.at(0), unique(base.empty() ? "input" : base, taken)});
   }
   return out;
 }
@@ -124,7 +125,8 @@ TfExport build_tf_export(const Module& module,
       }
       s.bound_variables.push_back(index);
     }
-    for (tensorflow::FunctionDef& f : cf.library) *gd->mutable_library()->add_function() = std::move(f);
+    for (tensorflow::FunctionDef& f : cf.library)
+      *gd->mutable_library()->add_function() = std::move(f);
     *gd->mutable_library()->add_function() = std::move(cf.def);
     sigs.push_back(std::move(s));
   }
@@ -182,8 +184,8 @@ TfExport build_tf_export(const Module& module,
       tin.push_back(tensorflow::DT_RESOURCE);
     }
     for (const TensorSpec& o : s.outputs) tout.push_back(tf_dtype(o.dtype));
-    tensorflow::NodeDef& call = top.add("StatefulPartitionedCall", "StatefulPartitionedCall",
-                                        std::move(call_inputs));
+    tensorflow::NodeDef& call =
+        top.add("StatefulPartitionedCall", "StatefulPartitionedCall", std::move(call_inputs));
     auto& attrs = *call.mutable_attr();
     attrs["f"].mutable_func()->set_name(s.function);
     set_types(&attrs["Tin"], tin);
@@ -208,10 +210,10 @@ TfExport build_tf_export(const Module& module,
   for (const Tensor& v : out.values) dtypes.push_back(tf_dtype(v.dtype()));
   const std::vector<std::string> slices(variables.size(), "");
 
-  tensorflow::NodeDef& restore = top.add(
-      "RestoreV2", "RestoreV2",
-      {prefix, top.string_const("RestoreV2/tensor_names", out.keys),
-       top.string_const("RestoreV2/shape_and_slices", slices)});
+  tensorflow::NodeDef& restore =
+      top.add("RestoreV2", "RestoreV2",
+              {prefix, top.string_const("RestoreV2/tensor_names", out.keys),
+               top.string_const("RestoreV2/shape_and_slices", slices)});
   restore.set_device("/device:CPU:0");
   set_types(&(*restore.mutable_attr())["dtypes"], dtypes);
   const std::string restore_name = restore.name();

@@ -133,8 +133,10 @@ class Builder {
       children_.emplace_back();
       add_child(map, s.key, out_.saved.nodes_size() - 1);
 
-      tensorflow::SavedConcreteFunction& cf = (*out_.saved.mutable_concrete_functions())[s.function];
-      for (int v : s.bound_variables) cf.add_bound_inputs(variable_nodes.at(static_cast<size_t>(v)));
+      tensorflow::SavedConcreteFunction& cf =
+          (*out_.saved.mutable_concrete_functions())[s.function];
+      for (int v : s.bound_variables)
+        cf.add_bound_inputs(variable_nodes.at(static_cast<size_t>(v)));
       // Signature functions take keyword arguments only: ((), {name: spec}) -> {name: spec}.
       auto* args = cf.mutable_canonicalized_input_signature()->mutable_tuple_value();
       args->add_values()->mutable_tuple_value();

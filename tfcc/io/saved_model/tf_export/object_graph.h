@@ -35,8 +35,8 @@ struct ExportVariable {
 
 /// A signature of the export.
 struct ExportSignature {
-  std::string key;       ///< "serving_default"
-  std::string function;  ///< the FunctionDef it calls
+  std::string key;                  ///< "serving_default"
+  std::string function;             ///< the FunctionDef it calls
   std::vector<TensorSpec> inputs;   ///< named: the signature's input keys
   std::vector<TensorSpec> outputs;  ///< named: the signature's output keys
   /// Indices into the variables of the FunctionDef's trailing resource arguments, in order.

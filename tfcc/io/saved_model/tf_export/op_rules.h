@@ -15,8 +15,7 @@ namespace tfcc::saved_model::tf_export::rules {
 using RuleMap = std::map<std::string, OpRule, std::less<>>;
 
 /// Adds a node of op `tf_op` named after the tfcc node, with `inputs`.
-tensorflow::NodeDef& emit(OpContext& c, const std::string& tf_op,
-                          std::vector<std::string> inputs);
+tensorflow::NodeDef& emit(OpContext& c, const std::string& tf_op, std::vector<std::string> inputs);
 /// Copies every attribute of the tfcc node, renamed by `renames` (tfcc name -> TF name), except
 /// those listed in `skip`.
 void copy_attrs(OpContext& c, tensorflow::NodeDef& n,

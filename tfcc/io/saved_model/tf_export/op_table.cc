@@ -7,8 +7,7 @@
 namespace tfcc::saved_model::tf_export {
 namespace rules {
 
-tensorflow::NodeDef& emit(OpContext& c, const std::string& tf_op,
-                          std::vector<std::string> inputs) {
+tensorflow::NodeDef& emit(OpContext& c, const std::string& tf_op, std::vector<std::string> inputs) {
   return c.fb.add_node(tf_op, c.node.name, std::move(inputs));
 }
 
@@ -58,10 +57,11 @@ using namespace rules;
 
 RuleMap make_rules() {
   RuleMap r;
-  for (const char* op : {"Abs", "Ceil", "Cos", "Erf", "Exp", "Expm1", "Floor", "Log", "Log1p",
-                         "Neg", "Reciprocal", "Round", "Rsqrt", "Sigmoid", "Sign", "Sin", "Sqrt",
-                         "Square", "Tan", "Tanh", "IsFinite", "IsNan", "OnesLike", "ZerosLike",
-                         "LogicalNot"}) {
+  for (const char* op :
+       {"Abs",   "Ceil",     "Cos",       "Erf",        "Exp",   "Expm1", "Floor",
+        "Log",   "Log1p",    "Neg",       "Reciprocal", "Round", "Rsqrt", "Sigmoid",
+        "Sign",  "Sin",      "Sqrt",      "Square",     "Tan",   "Tanh",  "IsFinite",
+        "IsNan", "OnesLike", "ZerosLike", "LogicalNot"}) {
     r[op] = same({"y"});
   }
   for (const char* op : {"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Maximum",

@@ -136,8 +136,8 @@ void add_input_rules(RuleMap& r) {
   auto pad = [](OpContext& c, const std::string& tf_op) -> tensorflow::NodeDef& {
     const Ints& p = attr<Ints>(c, "paddings");
     std::vector<int32_t> p32(p.begin(), p.end());
-    Tensor t = Tensor::from_bytes(int32, Shape({static_cast<int64_t>(p.size() / 2), 2}),
-                                  p32.data(), p32.size() * sizeof(int32_t));
+    Tensor t = Tensor::from_bytes(int32, Shape({static_cast<int64_t>(p.size() / 2), 2}), p32.data(),
+                                  p32.size() * sizeof(int32_t));
     std::vector<std::string> in = {c.inputs[0], c.fb.add_const(t, c.node.name + "/paddings")};
     if (tf_op == "PadV2") {
       in.push_back(c.fb.add_const(scalar(attr<DType>(c, "T"), attr<double>(c, "constant_values")),
@@ -180,14 +180,12 @@ void add_input_rules(RuleMap& r) {
     for (int64_t v : all) fits = fits && v == static_cast<int32_t>(v);
     auto input = [&](const Ints& v, const char* suffix) {
       if (fits) return index_input(c, v, suffix);
-      return c.fb.add_const(
-          Tensor::from_bytes(int64, Shape({static_cast<int64_t>(v.size())}), v.data(),
-                             v.size() * sizeof(int64_t)),
-          c.node.name + "/" + suffix);
+      return c.fb.add_const(Tensor::from_bytes(int64, Shape({static_cast<int64_t>(v.size())}),
+                                               v.data(), v.size() * sizeof(int64_t)),
+                            c.node.name + "/" + suffix);
     };
     tensorflow::NodeDef& n = emit(
-        c, "StridedSlice",
-        {c.inputs[0], input(b, "begin"), input(e, "end"), input(s, "strides")});
+        c, "StridedSlice", {c.inputs[0], input(b, "begin"), input(e, "end"), input(s, "strides")});
     copy_attrs(c, n, {}, {"begin", "end", "strides"});
     FunctionBuilder::set_type(n, "Index", fits ? int32 : int64);
     return outputs(n, "output");
@@ -195,7 +193,8 @@ void add_input_rules(RuleMap& r) {
   r["Fill"] = [](OpContext& c) {
     const DType dt = attr<DType>(c, "dtype");
     std::string dims = index_input(c, attr<Ints>(c, "dims"), "dims");
-    std::string value = c.fb.add_const(scalar(dt, attr<double>(c, "value")), c.node.name + "/value");
+    std::string value =
+        c.fb.add_const(scalar(dt, attr<double>(c, "value")), c.node.name + "/value");
     tensorflow::NodeDef& n = emit(c, "Fill", {dims, value});
     FunctionBuilder::set_type(n, "T", dt);
     FunctionBuilder::set_type(n, "index_type", int32);
@@ -225,8 +224,8 @@ void add_input_rules(RuleMap& r) {
   };
   r["Conv2DBackpropInput"] = [](OpContext& c) {
     const Ints& sizes = attr<Ints>(c, "input_sizes");
-    tensorflow::NodeDef& n = emit(
-        c, "Conv2DBackpropInput", {index_input(c, sizes, "input_sizes"), c.inputs[0], c.inputs[1]});
+    tensorflow::NodeDef& n = emit(c, "Conv2DBackpropInput",
+                                  {index_input(c, sizes, "input_sizes"), c.inputs[0], c.inputs[1]});
     copy_attrs(c, n, {}, {"input_sizes"});
     return outputs(n, "output");
   };

@@ -13,8 +13,8 @@ OpRule assign(std::string tf_op) {
     tensorflow::NodeDef& w = emit(c, tf_op, {c.resource("resource"), c.inputs[0]});
     FunctionBuilder::set_type(w, "dtype", dt);
     c.order(w, "resource", true);
-    tensorflow::NodeDef& r = c.fb.add_node("ReadVariableOp", c.node.name + "/Read",
-                                           {c.resource("resource")});
+    tensorflow::NodeDef& r =
+        c.fb.add_node("ReadVariableOp", c.node.name + "/Read", {c.resource("resource")});
     FunctionBuilder::set_type(r, "dtype", dt);
     c.order(r, "resource", false);
     return outputs(r, "value");
