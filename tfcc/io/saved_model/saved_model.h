@@ -119,9 +119,8 @@ enum class Format {
 
 /// Options of save().
 struct SaveOptions {
-  /// Which format to write. The default stays kTfccLegacy until load() reads the TensorFlow
-  /// format too.
-  Format format = Format::kTfccLegacy;
+  /// Which format to write: a TensorFlow SavedModel unless asked otherwise (load() reads both).
+  Format format = Format::kTensorFlow;
 };
 
 /// Saves `signatures` (name → traced ConcreteFunction) and the variables they capture into the
