@@ -1,5 +1,6 @@
 #include "tfcc/io/checkpoint/checkpoint_state.h"
 
+#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 #include <filesystem>
@@ -17,8 +18,9 @@ class FirstError : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, google::protobuf::io::ColumnNumber column,
                 const std::string& message) override {
-    if (error_.empty())
+    if (error_.empty()) {
       error_ = internal::str_cat("line ", line + 1, ":", column + 1, ": ", message);
+    }
   }
   const std::string& error() const { return error_; }
 

@@ -210,7 +210,9 @@ std::string Event::serialize() const {
   pb::Event p;
   p.set_wall_time(wall_time);
   p.set_step(step);
-  // `what` is a oneof: a struct that sets several (never done by tfcc) keeps the last.
+  const int what = !file_version.empty() + !graph_def.empty() + (has_summary || !summary.empty());
+  TFCC_CHECK_ARG(what <= 1, "Event: file_version, graph_def and summary are alternatives (the ",
+                 "oneof `what` of event.proto); set one of them");
   if (!file_version.empty()) p.set_file_version(file_version);
   if (!graph_def.empty()) p.set_graph_def(graph_def);
   if (has_summary || !summary.empty()) {

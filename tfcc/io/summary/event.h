@@ -110,6 +110,8 @@ struct Event {
   std::vector<SummaryValue> summary;
   bool has_summary = false;
 
+  /// The event's bytes; InvalidArgumentError if more than one of file_version, graph_def and
+  /// summary is set (they are a oneof in event.proto).
   std::string serialize() const;
   /// Parses one event; DataLossError("malformed Event ...") on bad bytes.
   static Event parse(std::string_view bytes);

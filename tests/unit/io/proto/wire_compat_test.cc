@@ -19,7 +19,7 @@ namespace {
 std::string bytes(std::string_view spec) {
   std::string out;
   for (size_t i = 0; i < spec.size();) {
-    if (spec[i] == ' ') {
+    if (spec[i] == ' ' || spec[i] == '\n') {
       ++i;
     } else if (spec[i] == '"') {
       size_t end = spec.find('"', i + 1);
