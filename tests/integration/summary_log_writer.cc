@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/tfcc.h"
 

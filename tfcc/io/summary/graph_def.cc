@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/io/proto/message_io.h"
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/summary_writer.h"

@@ -1,8 +1,11 @@
 // GraphDef: the graph TensorBoard's Graphs tab draws, as TensorFlow's own message (the class
 // generated from tfcc/io/proto/graph.proto; formats.md §1.9). Node names use '/' for name scopes
 // (collapsible groups), inputs are "node", "node:1" (second output) or "^node" (control
-// dependency), and the "_output_shapes" attribute labels the edges with tensor shapes.
+// dependency), and the "_output_shapes" attribute labels the edges with tensor shapes. The class
+// is only declared here, so that tfcc.h does not pull protobuf's headers into every program;
+// code that builds or reads a GraphDef includes "tfcc/io/proto/graph.pb.h".
 //
+//   #include "tfcc/io/proto/graph.pb.h"
 //   tfcc::summary::GraphDef g;
 //   tfcc::summary::NodeDef* x = g.add_node();
 //   x->set_name("x");
@@ -11,7 +14,10 @@
 //   tfcc::summary::graph(g);   // with a default writer: Event.graph_def, for the Graphs tab
 #pragma once
 
-#include "tfcc/io/proto/graph.pb.h"
+namespace tensorflow {
+class GraphDef;
+class NodeDef;
+}  // namespace tensorflow
 
 namespace tfcc::summary {
 

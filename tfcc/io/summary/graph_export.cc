@@ -3,6 +3,7 @@
 #include <set>
 
 #include "tfcc/io/checkpoint/bundle_proto.h"
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/summary_writer.h"
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/io/summary/summary_test_util.h"
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/io/proto/message_io.h"
 #include "tfcc/io/summary/event_file_reader.h"
 #include "tfcc/io/summary/summary.h"
