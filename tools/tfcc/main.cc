@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "tfcc/version.h"
 #include "tools/tfcc/commands.h"
 
 namespace tfcc::tools {
@@ -16,7 +17,7 @@ std::vector<Command> commands() {
 }
 
 void usage(std::ostream& os) {
-  os << "usage: tfcc <command> [arguments]\n\ncommands:\n";
+  os << "usage: tfcc <command> [arguments]\n       tfcc --version\n\ncommands:\n";
   for (const Command& c : commands()) {
     std::string head = std::string(c.name).append(" ").append(c.arguments);
     os << "  " << head << std::string(head.size() < 26 ? 26 - head.size() : 1, ' ') << c.help
@@ -36,6 +37,11 @@ int main(int argc, char** argv) {
   std::string name = argv[1];
   if (name == "-h" || name == "--help" || name == "help") {
     tfcc::tools::usage(std::cout);
+    return 0;
+  }
+  if (name == "--version" || name == "version") {
+    // The library's version (tfcc::version()), which the headers' TFCC_VERSION_STRING matches.
+    std::cout << "tfcc " << tfcc::version() << "\n";
     return 0;
   }
   for (const Command& c : tfcc::tools::commands()) {
