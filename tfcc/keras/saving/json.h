@@ -1,6 +1,8 @@
-// A small JSON value for Keras model configs (model.to_json / model_from_json): parse, build,
-// dump. Objects keep their key order, as Python's json does. Python literals (the values of
-// Layer::get_config: 'relu', True, None, (None, 8), {'l2': 0.01}) convert to JSON values.
+// A JSON value for Keras model configs (model.to_json / model_from_json, config.json): build,
+// read with typed errors, and parse / dump through nlohmann-json. Objects keep their key order,
+// as Python's json does; NaN and infinities are read and written as Python's json module writes
+// them (bare NaN, Infinity, -Infinity). Python literals (the values of Layer::get_config: 'relu',
+// True, None, (None, 8), {'l2': 0.01}) convert to JSON values (python_literal.cc).
 //
 //   Json c = Json::object();
 //   c.set("units", Json(int64_t{64}));
@@ -53,11 +55,12 @@ class Json {
   /// The member `key`; InvalidArgumentError naming `what` and the key if absent.
   const Json& at(const std::string& key, std::string_view what = "config") const;
 
-  /// Compact text with ", " and ": " separators (Python's json.dumps); infinities and NaN as
-  /// Infinity / NaN, as Python writes them.
+  /// Text with ", " and ": " separators (Python's json.dumps); infinities and NaN as
+  /// Infinity / -Infinity / NaN, as Python writes them.
   std::string dump() const;
-  /// Parses JSON text; DataLossError naming `source` and the byte offset when malformed.
-  /// Nesting deeper than 100 levels is rejected.
+  /// Parses JSON text (and Python's bare NaN / Infinity / -Infinity); DataLossError naming
+  /// `source` and nlohmann-json's message (with the byte offset) when malformed. Nesting deeper
+  /// than 100 levels is rejected.
   static Json parse(std::string_view text, const std::string& source);
   /// Converts a Python literal (str, int, float, True/False/None, tuple, list, dict);
   /// InvalidArgumentError when it is not one.
