@@ -23,7 +23,8 @@ tfcc::keras::Tensors load_inputs(char** begin, char** end) {
   return xs;
 }
 
-void predict_into(tfcc::keras::Model& model, const std::string& out, const tfcc::keras::Tensors& xs) {
+void predict_into(tfcc::keras::Model& model, const std::string& out,
+                  const tfcc::keras::Tensors& xs) {
   tfcc::keras::Tensors ys = model(xs, {.training = false});
   tfcc::io::save_npy(out, ys.at(0));
 }

@@ -51,12 +51,15 @@ def functional():
     return keras.Model([a, b], keras.layers.Dense(2)(c))
 
 
+# Logits (no softmax), so that a difference in any weight shows in the output.
 def mobilenet_v2():
-    return keras.applications.MobileNetV2(weights=None, input_shape=(96, 96, 3), classes=10)
+    return keras.applications.MobileNetV2(weights=None, input_shape=(96, 96, 3), classes=10,
+                                          classifier_activation=None)
 
 
 def resnet50():
-    return keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10)
+    return keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10,
+                                       classifier_activation=None)
 
 
 MODELS = {"cnn": seed_cnn, "lstm": lstm_classifier, "functional": functional,
@@ -75,12 +78,18 @@ def inputs_for(model, rng):
 
 
 def randomize(model, rng):
-    """Random weights everywhere (positive variances), so every weight shows in the output."""
+    """New random values for every weight, at the scale of Keras' initialisation (kernels scaled
+    element-wise by 0.5..1.5; biases, beta and moving means in -0.5..0.5; gammas and moving
+    variances in 0.5..1.5), so that every weight shows in the output."""
     for w in model.weights:
-        value = rng.uniform(-0.5, 0.5, size=tuple(w.shape)).astype(w.dtype)
-        if "variance" in w.path:
-            value = np.abs(value) + 0.5
-        w.assign(value)
+        shape = tuple(w.shape)
+        if len(shape) >= 2:
+            value = np.asarray(w) * rng.uniform(0.5, 1.5, size=shape)
+        elif "gamma" in w.path or "variance" in w.path:
+            value = rng.uniform(0.5, 1.5, size=shape)
+        else:
+            value = rng.uniform(-0.5, 0.5, size=shape)
+        w.assign(value.astype(w.dtype))
 
 
 def predict(model, xs):

@@ -87,7 +87,7 @@ hid_t file_type_of(DType dtype) {
     default:
       throw UnimplementedError(
           tfcc::internal::str_cat("HDF5: cannot write a dataset of dtype ", dtype_name(dtype),
-                            " (float32, float64, int32, int64 and uint8 are supported)"));
+                                  " (float32, float64, int32, int64 and uint8 are supported)"));
   }
 }
 
@@ -117,9 +117,9 @@ DType dtype_for(hid_t type, const std::string& where) {
     if (is_signed && size <= 4) return int32;
     if (is_signed && size == 8) return int64;
   }
-  throw UnimplementedError(
-      tfcc::internal::str_cat(where, ": dataset type (HDF5 class ", static_cast<int>(cls), ", ", size,
-                        " bytes) is not supported (floating point and signed integers, uint8)"));
+  throw UnimplementedError(tfcc::internal::str_cat(
+      where, ": dataset type (HDF5 class ", static_cast<int>(cls), ", ", size,
+      " bytes) is not supported (floating point and signed integers, uint8)"));
 }
 
 }  // namespace
@@ -345,7 +345,8 @@ std::optional<std::string> Group::string_attribute(const std::string& name) cons
   const htri_t exists = H5Aexists(*id_, name.c_str());
   if (exists < 0) fail(file_->source, "cannot read the attributes of " + path_);
   if (exists == 0) return std::nullopt;
-  const std::string where = tfcc::internal::str_cat(file_->source, ": attribute '", name, "' of ", path_);
+  const std::string where =
+      tfcc::internal::str_cat(file_->source, ": attribute '", name, "' of ", path_);
   Handle attr(H5Aopen(*id_, name.c_str(), H5P_DEFAULT), H5Aclose);
   if (!attr.ok()) fail(file_->source, "cannot open the attribute " + name + " of " + path_);
   Handle type(H5Aget_type(attr.get()), H5Tclose);
@@ -355,6 +356,10 @@ std::optional<std::string> Group::string_attribute(const std::string& name) cons
   TFCC_REQUIRE(DataLossError, H5Sget_simple_extent_npoints(space.get()) == 1, where,
                " is not a single string");
   Handle memtype(H5Tcopy(H5T_C_S1), H5Tclose);
+  // The same character set as stored (HDF5 converts no ASCII <-> UTF-8).
+  if (!memtype.ok() || H5Tset_cset(memtype.get(), H5Tget_cset(type.get())) < 0) {
+    fail(file_->source, "unsupported string type for " + name);
+  }
   if (H5Tis_variable_str(type.get()) > 0) {
     if (H5Tset_size(memtype.get(), H5T_VARIABLE) < 0) fail(file_->source, "string type");
     char* text = nullptr;

@@ -12,13 +12,18 @@
 //   auto in = tfcc::io::hdf5::File::open_image(tfcc::read_file(path), path);
 //   tfcc::Tensor k = in.root().group("layers/dense/vars").read("0");
 //
-// Files are untrusted: every HDF5 call is checked; a failure is a DataLossError naming the file
-// and the object path, with HDF5's own message. A dataset must hold at most 2^31 elements of at
+// Every HDF5 call is checked; a failure is a DataLossError naming the file and the object path,
+// with HDF5's own message. A dataset must hold at most 2^31 elements of at
 // most 8 bytes, and no more than 100 times the bytes it stores (fill values are not expanded
 // without bound). Datasets of floating-point types become float32 (float64 stays float64),
 // integers int32 / int64 / uint8; other types are an UnimplementedError.
 //
 // The library is not built thread-safe on Debian: every call here holds one process-wide lock.
+//
+// Trust: libhdf5 itself (Debian's 1.10.8) is not hardened against hostile files. Damaged bytes
+// made it crash reading a variable-length string attribute (a SIGSEGV in H5HG_read, the global
+// heap; tests/unit/io/hdf5 found it), so Keras weight loading never reads attributes, only groups
+// and datasets. Load `.weights.h5` / `.keras` files from sources you trust, as Keras advises.
 #pragma once
 
 #include <cstdint>

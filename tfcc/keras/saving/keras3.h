@@ -59,3 +59,13 @@ std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile)
 io::hdf5::File keras_archive_weights(const std::string& path);
 
 }  // namespace tfcc::keras::saving
+
+namespace tfcc::keras::models {
+
+/// The compile configuration of a compiled model ({"optimizer", "loss", "metrics", ...}), as
+/// tfcc's own config.json holds it (model_saving.cc).
+saving::Json compile_config(const Model& model);
+/// Compiles `model` from compile_config's object.
+void compile_from_config(Model& model, const saving::Json& config);
+
+}  // namespace tfcc::keras::models

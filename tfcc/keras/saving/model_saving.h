@@ -51,9 +51,5 @@ void save_model(const Model& model, const std::string& filepath);
 saving::Json model_config(const Model& model);
 /// A model from model_config's object.
 std::shared_ptr<Model> model_from_config(const saving::Json& config);
-/// The compile configuration of a compiled model ({"optimizer", "loss", "metrics", ...}).
-saving::Json compile_config(const Model& model);
-/// Compiles `model` from compile_config's object.
-void compile_from_config(Model& model, const saving::Json& config);
 
 }  // namespace tfcc::keras::models

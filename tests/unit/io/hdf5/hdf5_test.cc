@@ -79,7 +79,6 @@ TEST(Hdf5Test, DamagedBytesNeverCrash) {
     try {
       File f = File::open_image(bad, "bad.h5");
       Group vars = f.root().group("layers/dense/vars");
-      vars.string_attribute("name");
       for (const auto& name : vars.children()) vars.read(name);
     } catch (const DataLossError&) {
     } catch (const UnimplementedError&) {
