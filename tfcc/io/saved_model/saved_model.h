@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -60,6 +61,12 @@ class Signature {
   Signature() = default;
   Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
             std::vector<TensorSpec> outputs);
+  /// Picks (or traces) the function to run for concrete inputs: imported TensorFlow models are
+  /// traced once per set of input shapes (tf_import.h).
+  using Specializer = std::function<ConcreteFunction(std::span<const Tensor>)>;
+  /// A signature that runs `specialize(inputs)`; `fn` is one such trace, for graph().
+  Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
+            std::vector<TensorSpec> outputs, Specializer specialize);
 
   const std::string& name() const { return name_; }
   /// Inputs with their names, dtypes and shapes (-1: any size).
@@ -82,6 +89,7 @@ class Signature {
   std::string name_;
   ConcreteFunction fn_;
   std::vector<TensorSpec> inputs_, outputs_;
+  Specializer specialize_;
 };
 
 /// What load() returns: the signatures and the restored variables.
@@ -108,7 +116,9 @@ void save(const Module& module, const std::string& dir,
 /// Saves one function as "serving_default".
 void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default);
 
-/// Loads an export written by save(). See the overview for the errors it raises.
+/// Loads an export: a TensorFlow SavedModel (DIR/saved_model.pb, see tf_import/tf_import.h) or,
+/// as a legacy reader, one written by earlier tfcc versions (DIR/saved_model.tfcc). See the
+/// overview for the errors it raises.
 LoadedModel load(const std::string& dir, const LoadOptions& options = {});
 
 struct ModelFile;
