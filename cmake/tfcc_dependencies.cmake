@@ -24,6 +24,9 @@ tfcc_dependency(OpenMP LIBS -fopenmp)  # libgomp comes with g++
 tfcc_dependency(ZLIB PKG_CONFIG zlib DEB zlib1g-dev)
 tfcc_dependency(PNG PKG_CONFIG libpng DEB libpng-dev)
 tfcc_dependency(Protobuf PKG_CONFIG protobuf DEB libprotobuf-dev)
+# libhdf5 (Keras 3 .weights.h5): found and linked by path in tfcc/io/CMakeLists.txt (FindHDF5
+# needs the C language); the installed package links that path, tfcc.pc requires hdf5.
+tfcc_dependency(FIND "# libhdf5: linked by path" PKG_CONFIG hdf5 DEB libhdf5-dev)
 # oneDNN: found directly (tfcc_find_dnnl.cmake says why); the installed package includes the
 # same file (<config_dir>: where tfccConfig.cmake is) instead of calling find_dependency().
 include(${CMAKE_CURRENT_LIST_DIR}/tfcc_find_dnnl.cmake)

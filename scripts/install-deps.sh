@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make ccache pkg-config
+  cmake gcc g++ make ccache pkg-config
   libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev libpng-dev
   dataset-fashion-mnist

@@ -1,16 +1,18 @@
+// Json on nlohmann-json: the text is parsed and written by the library; this file converts
+// between its values and Json's, and handles what Python's json module writes beyond JSON
+// (bare NaN, Infinity, -Infinity).
 #include "tfcc/keras/saving/json.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
+#include <nlohmann/json.hpp>
 
-#include "tfcc/keras/engine/layer.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::keras::saving {
 namespace {
+
+using nlohmann::ordered_json;
 
 constexpr int kMaxDepth = 100;
 
@@ -32,251 +34,85 @@ const char* type_name(Json::Type t) {
   return "?";
 }
 
-// One recursive-descent parser for JSON and for Python literals (`python`).
-class Parser {
- public:
-  Parser(std::string_view text, std::string source, bool python)
-      : s_(text), source_(std::move(source)), python_(python) {}
+// Python's json writes non-finite floats as bare NaN / Infinity / -Infinity, which JSON (and
+// nlohmann) rejects. Outside strings they are replaced by these strings before parsing and
+// turned back into numbers after. (A config string equal to one of them would be read as the
+// number; Keras configs hold none.)
+constexpr const char* kNaN = "\\u0000tfcc:NaN";
+constexpr const char* kInf = "\\u0000tfcc:Infinity";
+constexpr const char* kNegInf = "\\u0000tfcc:-Infinity";
 
-  Json parse_document() {
-    Json v = value(0);
-    skip_ws();
-    if (pos_ != s_.size()) fail("trailing characters");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    std::string msg = internal::str_cat(source_, ": ", what, " at offset ", pos_);
-    if (python_) throw InvalidArgumentError(msg);
-    throw DataLossError(msg);
-  }
-  void skip_ws() {
-    while (pos_ < s_.size() &&
-           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) {
-      ++pos_;
+std::string replace_non_finite(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < text.size()) {
+        out.push_back(text[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
     }
-  }
-  bool consume(std::string_view word) {
-    if (s_.substr(pos_, word.size()) == word) {
-      pos_ += word.size();
+    auto token = [&](std::string_view word, const char* with) {
+      if (text.substr(i, word.size()) != word) return false;
+      out.append("\"").append(with).append("\"");
+      i += word.size() - 1;
       return true;
-    }
-    return false;
+    };
+    if (c == '"') in_string = true;
+    if (token("NaN", kNaN) || token("Infinity", kInf) || token("-Infinity", kNegInf)) continue;
+    out.push_back(c);
   }
+  return out;
+}
 
-  Json value(int depth) {
-    if (depth > kMaxDepth) fail("nesting too deep");
-    skip_ws();
-    if (pos_ >= s_.size()) fail("unexpected end");
-    const char c = s_[pos_];
-    if (c == '"' || (python_ && c == '\'')) return Json(string());
-    if (c == '[' || (python_ && c == '(')) return sequence(depth, c == '[' ? ']' : ')');
-    if (c == '{') return object(depth);
-    if (python_) {
-      if (consume("True")) return Json(true);
-      if (consume("False")) return Json(false);
-      if (consume("None")) return Json();
-      if (consume("inf")) return Json(std::numeric_limits<double>::infinity());
-      if (consume("nan")) return Json(std::numeric_limits<double>::quiet_NaN());
-    } else {
-      if (consume("true")) return Json(true);
-      if (consume("false")) return Json(false);
-      if (consume("null")) return Json();
-      if (consume("Infinity")) return Json(std::numeric_limits<double>::infinity());
-      if (consume("-Infinity")) return Json(-std::numeric_limits<double>::infinity());
-      if (consume("NaN")) return Json(std::numeric_limits<double>::quiet_NaN());
-    }
-    return number();
-  }
-
-  Json number() {
-    const size_t start = pos_;
-    if (pos_ < s_.size() && (s_[pos_] == '-' || s_[pos_] == '+')) ++pos_;
-    if (python_ && consume("inf")) {
-      return Json(s_[start] == '-' ? -std::numeric_limits<double>::infinity()
-                                   : std::numeric_limits<double>::infinity());
-    }
-    bool integral = true;
-    while (pos_ < s_.size()) {
-      const char c = s_[pos_];
-      if (c >= '0' && c <= '9') {
-      } else if (c == '.' || c == 'e' || c == 'E' ||
-                 ((c == '-' || c == '+') && (s_[pos_ - 1] == 'e' || s_[pos_ - 1] == 'E'))) {
-        integral = false;
-      } else {
-        break;
+Json from_library(const ordered_json& j) {
+  switch (j.type()) {
+    case ordered_json::value_t::boolean:
+      return Json(j.get<bool>());
+    case ordered_json::value_t::number_integer:
+      return Json(j.get<int64_t>());
+    case ordered_json::value_t::number_unsigned: {
+      const uint64_t v = j.get<uint64_t>();
+      if (v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return Json(static_cast<int64_t>(v));
       }
-      ++pos_;
+      return Json(static_cast<double>(v));
     }
-    std::string text(s_.substr(start, pos_ - start));
-    if (text.empty() || text == "-" || text == "+") fail("expected a value");
-    char* end = nullptr;
-    if (integral) {
-      errno = 0;
-      long long v = std::strtoll(text.c_str(), &end, 10);
-      if (errno == 0 && end == text.c_str() + text.size()) return Json(static_cast<int64_t>(v));
-    }
-    double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) fail("malformed number '" + text + "'");
-    return Json(d);
-  }
-
-  std::string string() {
-    const char quote = s_[pos_++];
-    std::string out;
-    while (true) {
-      if (pos_ >= s_.size()) fail("unterminated string");
-      char c = s_[pos_++];
-      if (c == quote) return out;
-      if (c != '\\') {
-        if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-        out.push_back(c);
-        continue;
-      }
-      if (pos_ >= s_.size()) fail("unterminated escape");
-      c = s_[pos_++];
-      switch (c) {
-        case 'n':
-          out.push_back('\n');
-          break;
-        case 't':
-          out.push_back('\t');
-          break;
-        case 'r':
-          out.push_back('\r');
-          break;
-        case 'b':
-          out.push_back('\b');
-          break;
-        case 'f':
-          out.push_back('\f');
-          break;
-        case 'u': {
-          if (pos_ + 4 > s_.size()) fail("truncated \\u escape");
-          unsigned v = 0;
-          for (int i = 0; i < 4; ++i) {
-            char h = s_[pos_++];
-            v <<= 4;
-            if (h >= '0' && h <= '9')
-              v |= unsigned(h - '0');
-            else if (h >= 'a' && h <= 'f')
-              v |= unsigned(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F')
-              v |= unsigned(h - 'A' + 10);
-            else
-              fail("bad \\u escape");
-          }
-          // UTF-8 encode (surrogate pairs are kept as two code units; configs are ASCII).
-          if (v < 0x80) {
-            out.push_back(static_cast<char>(v));
-          } else if (v < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (v >> 6)));
-            out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
-          } else {
-            out.push_back(static_cast<char>(0xE0 | (v >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((v >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (v & 0x3F)));
-          }
-          break;
+    case ordered_json::value_t::number_float:
+      return Json(j.get<double>());
+    case ordered_json::value_t::string: {
+      const std::string& s = j.get_ref<const std::string&>();
+      if (!s.empty() && s[0] == '\0') {
+        if (s == std::string_view("\0tfcc:NaN", 9)) {
+          return Json(std::numeric_limits<double>::quiet_NaN());
         }
-        default:
-          out.push_back(c);  // \" \\ \/ \'
+        if (s == std::string_view("\0tfcc:Infinity", 14)) {
+          return Json(std::numeric_limits<double>::infinity());
+        }
+        if (s == std::string_view("\0tfcc:-Infinity", 15)) {
+          return Json(-std::numeric_limits<double>::infinity());
+        }
       }
+      return Json(s);
     }
-  }
-
-  Json sequence(int depth, char close) {
-    ++pos_;
-    Json out = Json::array();
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == close) {
-      ++pos_;
+    case ordered_json::value_t::array: {
+      Json out = Json::array();
+      for (const auto& v : j) out.push(from_library(v));
       return out;
     }
-    while (true) {
-      out.push(value(depth + 1));
-      skip_ws();
-      if (pos_ >= s_.size()) fail("unterminated array");
-      if (s_[pos_] == close) {
-        ++pos_;
-        return out;
-      }
-      if (s_[pos_] != ',') fail("expected ',' in an array");
-      ++pos_;
-      skip_ws();
-      if (python_ && pos_ < s_.size() && s_[pos_] == close) {  // (8,)
-        ++pos_;
-        return out;
-      }
-    }
-  }
-
-  Json object(int depth) {
-    ++pos_;
-    Json out = Json::object();
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == '}') {
-      ++pos_;
+    case ordered_json::value_t::object: {
+      Json out = Json::object();
+      for (const auto& [k, v] : j.items()) out.set(k, from_library(v));
       return out;
     }
-    while (true) {
-      skip_ws();
-      if (pos_ >= s_.size() || !(s_[pos_] == '"' || (python_ && s_[pos_] == '\''))) {
-        fail("expected a string key");
-      }
-      std::string key = string();
-      skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != ':') fail("expected ':'");
-      ++pos_;
-      out.set(key, value(depth + 1));
-      skip_ws();
-      if (pos_ >= s_.size()) fail("unterminated object");
-      if (s_[pos_] == '}') {
-        ++pos_;
-        return out;
-      }
-      if (s_[pos_] != ',') fail("expected ',' in an object");
-      ++pos_;
-    }
+    default:
+      return Json();  // null (and discarded / binary values, which text parsing never makes)
   }
-
-  std::string_view s_;
-  std::string source_;
-  bool python_;
-  size_t pos_ = 0;
-};
-
-void dump_string(const std::string& s, std::string& out) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out.append(buf);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
 }
 
 }  // namespace
@@ -362,27 +198,20 @@ std::string Json::dump() const {
   return out;
 }
 
+// Arrays and objects with Python's ", " and ": " separators; scalars written by nlohmann-json,
+// except non-finite numbers, written as Python does.
 void Json::dump_to(std::string& out) const {
   switch (type_) {
-    case Type::kNull:
-      out.append("null");
-      return;
-    case Type::kBool:
-      out.append(bool_ ? "true" : "false");
-      return;
     case Type::kNumber:
       if (is_int_) {
-        out.append(std::to_string(int_));
+        out.append(ordered_json(int_).dump());
       } else if (std::isnan(number_)) {
         out.append("NaN");
       } else if (std::isinf(number_)) {
         out.append(number_ > 0 ? "Infinity" : "-Infinity");
       } else {
-        out.append(config::repr(number_));
+        out.append(ordered_json(number_).dump());
       }
-      return;
-    case Type::kString:
-      dump_string(string_, out);
       return;
     case Type::kArray:
       out.push_back('[');
@@ -396,21 +225,41 @@ void Json::dump_to(std::string& out) const {
       out.push_back('{');
       for (size_t i = 0; i < members_.size(); ++i) {
         if (i) out.append(", ");
-        dump_string(members_[i].first, out);
+        out.append(ordered_json(members_[i].first)
+                       .dump(-1, ' ', false, ordered_json::error_handler_t::replace));
         out.append(": ");
         members_[i].second.dump_to(out);
       }
       out.push_back('}');
       return;
+    case Type::kNull:
+      out.append("null");
+      return;
+    case Type::kBool:
+      out.append(bool_ ? "true" : "false");
+      return;
+    case Type::kString:
+      out.append(
+          ordered_json(string_).dump(-1, ' ', false, ordered_json::error_handler_t::replace));
+      return;
   }
 }
 
 Json Json::parse(std::string_view text, const std::string& source) {
-  return Parser(text, source, false).parse_document();
-}
-
-Json Json::from_python_literal(std::string_view text) {
-  return Parser(text, internal::str_cat("Python literal `", text, "`"), true).parse_document();
+  // Nesting is bounded while parsing (the callback sees each value's depth).
+  auto limit_depth = [&](int depth, ordered_json::parse_event_t, ordered_json&) {
+    TFCC_REQUIRE(DataLossError, depth <= kMaxDepth, source, ": JSON nested deeper than ", kMaxDepth,
+                 " levels");
+    return true;
+  };
+  try {
+    return from_library(ordered_json::parse(replace_non_finite(text), limit_depth));
+  } catch (const ordered_json::parse_error& e) {
+    throw DataLossError(
+        internal::str_cat(source, ": malformed JSON at offset ", e.byte, " (", e.what(), ")"));
+  } catch (const ordered_json::exception& e) {
+    throw DataLossError(internal::str_cat(source, ": malformed JSON (", e.what(), ")"));
+  }
 }
 
 }  // namespace tfcc::keras::saving

@@ -1,6 +1,6 @@
-// A small JSON value for Keras model configs (model.to_json / model_from_json): parse, build,
-// dump. Objects keep their key order, as Python's json does. Python literals (the values of
-// Layer::get_config: 'relu', True, None, (None, 8), {'l2': 0.01}) convert to JSON values.
+// A JSON value for Keras configs (to_json, config.json), parsed / written by nlohmann-json, with
+// typed errors. Objects keep key order; NaN / Infinity / -Infinity bare, as Python's json. Python
+// literals (get_config values: 'relu', True, None, (None, 8), {'l2': 0.01}) convert to JSON.
 //
 //   Json c = Json::object();
 //   c.set("units", Json(int64_t{64}));
@@ -53,11 +53,11 @@ class Json {
   /// The member `key`; InvalidArgumentError naming `what` and the key if absent.
   const Json& at(const std::string& key, std::string_view what = "config") const;
 
-  /// Compact text with ", " and ": " separators (Python's json.dumps); infinities and NaN as
-  /// Infinity / NaN, as Python writes them.
+  /// Text with ", " and ": " separators (Python's json.dumps); infinities and NaN as
+  /// Infinity / -Infinity / NaN, as Python writes them.
   std::string dump() const;
-  /// Parses JSON text; DataLossError naming `source` and the byte offset when malformed.
-  /// Nesting deeper than 100 levels is rejected.
+  /// Parses JSON (and bare NaN / Infinity / -Infinity); DataLossError naming `source` and the
+  /// byte offset when malformed. Nesting deeper than 100 levels is rejected.
   static Json parse(std::string_view text, const std::string& source);
   /// Converts a Python literal (str, int, float, True/False/None, tuple, list, dict);
   /// InvalidArgumentError when it is not one.

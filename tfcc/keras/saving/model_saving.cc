@@ -11,6 +11,7 @@
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/models/sequential.h"
 #include "tfcc/keras/optimizers/serialization.h"
+#include "tfcc/keras/saving/keras3.h"
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
@@ -267,6 +268,8 @@ std::shared_ptr<losses::Loss> loss_from_config(const Json& j) {
   return losses::get(cls);
 }
 
+}  // namespace
+
 Json compile_config(const Model& model) {
   Json out = Json::object();
   out.set("optimizer", optimizers::serialize(*model.optimizer()));
@@ -293,6 +296,8 @@ void compile_from_config(Model& model, const Json& c) {
   if (const Json* e = c.find("run_eagerly")) options.run_eagerly = e->as_bool("run_eagerly");
   model.compile(std::move(options));
 }
+
+namespace {
 
 // A class load_model cannot rebuild is reported now (the save itself succeeds, as in Keras).
 void warn_unregistered(const Json& entry) {
@@ -369,6 +374,7 @@ std::shared_ptr<Model> model_from_json(const std::string& json) {
 }
 
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
+  if (path.ends_with(".keras")) return saving::load_keras_archive(path, options.compile);
   const std::string filepath = committed_directory(path);  // see save_model
   const std::string config_path = (fs::path(filepath) / kConfigFile).string();
   const std::string metadata_path = (fs::path(filepath) / kMetadataFile).string();
@@ -394,6 +400,11 @@ std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions opti
 
 void save_model(const Model& model, const std::string& filepath) {
   TFCC_CHECK_ARG(!filepath.empty(), "Model.save: the file path is empty");
+  if (filepath.ends_with(".keras")) {
+    warn_unregistered(model_config(model));
+    saving::save_keras_archive(model, filepath);
+    return;
+  }
   Json saved = model_config(model);
   saved.set("keras_version", Json("2.15.0"));
   saved.set("backend", Json("tensorflow"));

@@ -1,11 +1,17 @@
-// Model.save_weights / load_weights in TensorFlow's checkpoint format (tf.keras' TF format:
-// `<path>.index`, `<path>.data-00000-of-00001` and the directory's `checkpoint` file).
+// Model.save_weights / load_weights, the format chosen by the path as Keras 3 does:
+// `*.weights.h5` is Keras 3's HDF5 layout (keras3.h; `load_weights` also reads a `.keras`
+// archive's weights); any other path is TensorFlow's checkpoint format (tf.keras' TF format:
+// `<path>.index`, `<path>.data-00000-of-00001` and the directory's `checkpoint` file) with
+// Keras 2's object layout (trackables.h). docs/keras_weights.md compares the two layouts.
 #include <filesystem>
 
 #include "tfcc/io/checkpoint/checkpoint.h"
 #include "tfcc/io/checkpoint/checkpoint_state.h"
+#include "tfcc/io/hdf5/hdf5.h"
+#include "tfcc/keras/saving/keras3.h"
 #include "tfcc/keras/saving/trackables.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/file.h"
 
 namespace tfcc::keras {
 namespace {
@@ -31,6 +37,12 @@ void check_built(const Model& model, const char* what) {
 void Model::save_weights(const std::string& filepath) const {
   check_built(*this, "save the weights of");
   TFCC_CHECK_ARG(!filepath.empty(), "save_weights: the file path is empty");
+  if (filepath.ends_with(".weights.h5")) {
+    io::hdf5::File file = io::hdf5::File::create(filepath);
+    saving::save_keras3_weights(*this, file.root());
+    write_file_atomic(filepath, file.image());
+    return;
+  }
   model_root(*this, true).write(filepath);
   std::filesystem::path dir = std::filesystem::path(filepath).parent_path();
   train::CheckpointState state;
@@ -41,6 +53,13 @@ void Model::save_weights(const std::string& filepath) const {
 
 void Model::load_weights(const std::string& filepath) {
   check_built(*this, "load the weights of");
+  if (filepath.ends_with(".weights.h5") || filepath.ends_with(".keras")) {
+    TFCC_REQUIRE(NotFoundError, file_exists(filepath), "load_weights: no file at ", filepath);
+    io::hdf5::File file = filepath.ends_with(".keras") ? saving::keras_archive_weights(filepath)
+                                                       : io::hdf5::File::open(filepath);
+    saving::load_keras3_weights(*this, file.root(), true);
+    return;
+  }
   // The weights must all be found: a checkpoint of another architecture is an error, never a
   // partial load. The optimizer's state is restored when both sides have one.
   auto status = model_root(*this, false).read(filepath);

@@ -32,6 +32,23 @@ TEST(Json, ParseRoundTrip) {
   EXPECT_EQ(Json::parse(j.dump(), "again").dump(), j.dump());
 }
 
+// Python's json (and so Keras) writes non-finite floats as bare NaN / Infinity / -Infinity.
+TEST(Json, NonFiniteNumbersAsPythonWritesThem) {
+  const std::string text = R"({"a": NaN, "b": -Infinity, "c": "NaN", "d": [Infinity, 1.5]})";
+  Json j = Json::parse(text, "nan.json");
+  EXPECT_TRUE(std::isnan(j.at("a").as_number()));
+  EXPECT_EQ(j.at("b").as_number(), -INFINITY);
+  EXPECT_EQ(j.at("c").as_string(), "NaN");  // a string stays a string
+  EXPECT_EQ(j.at("d").items()[0].as_number(), INFINITY);
+  EXPECT_EQ(j.dump(), text);
+  Json k = Json::object();
+  k.set("x", Json(std::nan("")));
+  EXPECT_EQ(k.dump(), R"({"x": NaN})");
+  for (const char* bad : {"NaNa", "[Infinityy]", "[-NaN]", "nan", "[inf]"}) {
+    EXPECT_THROW(Json::parse(bad, "bad.json"), DataLossError) << bad;
+  }
+}
+
 TEST(Json, PythonLiterals) {
   EXPECT_EQ(Json::from_python_literal("(None, 8)").dump(), "[null, 8]");
   EXPECT_EQ(Json::from_python_literal("(3,)").dump(), "[3]");

@@ -1,0 +1,144 @@
+"""TensorFlow 2.21's Keras 3 side of keras_file_interop.sh.
+
+  keras_file_interop.py write WORK NAME   builds model NAME with random weights, saves
+                                          WORK/NAME.keras, WORK/NAME.npy (Keras' output) and the
+                                          inputs WORK/NAME_x<i>.npy; saves other random weights
+                                          as WORK/NAME_b.weights.h5 and their output NAME_b.npy
+  keras_file_interop.py check WORK NAME   compares tfcc's outputs (NAME_tfcc.npy,
+                                          NAME_b_tfcc.npy) with Keras', then loads tfcc's
+                                          NAME_tfcc.keras and NAME_tfcc.weights.h5 in Keras and
+                                          compares their outputs with NAME.npy
+Exit status 0 when all agree within 1e-4 (relative to the largest output).
+"""
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import keras  # noqa: E402
+
+RTOL = 1e-4
+
+
+def seed_cnn():
+    return keras.Sequential([
+        keras.Input((28, 28, 1)),
+        keras.layers.Conv2D(32, 3, activation="relu"),
+        keras.layers.MaxPooling2D(),
+        keras.layers.Flatten(),
+        keras.layers.Dropout(0.1),
+        keras.layers.Dense(64, activation="relu"),
+        keras.layers.BatchNormalization(),
+        keras.layers.Dense(10),
+    ])
+
+
+def lstm_classifier():
+    return keras.Sequential([
+        keras.Input((12,), dtype="int32"),
+        keras.layers.Embedding(50, 8),
+        keras.layers.LSTM(16),
+        keras.layers.Dense(3, activation="softmax"),
+    ])
+
+
+def functional():
+    a = keras.Input((6,), name="a")
+    b = keras.Input((6,), name="b")
+    d = keras.layers.Dense(6, activation="tanh")(a)
+    s = keras.layers.Add()([d, b])
+    c = keras.layers.Concatenate()([s, a])
+    return keras.Model([a, b], keras.layers.Dense(2)(c))
+
+
+# Logits (no softmax), so that a difference in any weight shows in the output.
+def mobilenet_v2():
+    return keras.applications.MobileNetV2(weights=None, input_shape=(96, 96, 3), classes=10,
+                                          classifier_activation=None)
+
+
+def resnet50():
+    return keras.applications.ResNet50(weights=None, input_shape=(64, 64, 3), classes=10,
+                                       classifier_activation=None)
+
+
+MODELS = {"cnn": seed_cnn, "lstm": lstm_classifier, "functional": functional,
+          "mobilenet_v2": mobilenet_v2, "resnet50": resnet50}
+
+
+def inputs_for(model, rng):
+    xs = []
+    for t in model.inputs:
+        shape = (2,) + tuple(t.shape[1:])
+        if "int" in str(t.dtype):
+            xs.append(rng.integers(0, 50, size=shape).astype(np.int32))
+        else:
+            xs.append(rng.uniform(-1, 1, size=shape).astype(np.float32))
+    return xs
+
+
+def randomize(model, rng):
+    """New random values for every weight, at the scale of Keras' initialisation (kernels scaled
+    element-wise by 0.5..1.5; biases, beta and moving means in -0.5..0.5; gammas and moving
+    variances in 0.5..1.5), so that every weight shows in the output."""
+    for w in model.weights:
+        shape = tuple(w.shape)
+        if len(shape) >= 2:
+            value = np.asarray(w) * rng.uniform(0.5, 1.5, size=shape)
+        elif "gamma" in w.path or "variance" in w.path:
+            value = rng.uniform(0.5, 1.5, size=shape)
+        else:
+            value = rng.uniform(-0.5, 0.5, size=shape)
+        w.assign(value.astype(w.dtype))
+
+
+def predict(model, xs):
+    return np.asarray(model(xs if len(xs) > 1 else xs[0], training=False))
+
+
+def close(name, got, want):
+    scale = max(float(np.max(np.abs(want))), 1e-6)
+    err = float(np.max(np.abs(got - want))) / scale if got.shape == want.shape else float("inf")
+    print(f"{name}: shape {got.shape} vs {want.shape}, max relative difference {err:.2e}")
+    return err <= RTOL
+
+
+def write(work, name):
+    rng = np.random.default_rng(7)
+    model = MODELS[name]()
+    randomize(model, rng)
+    if name == "cnn":
+        model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      metrics=["accuracy"])
+    xs = inputs_for(model, rng)
+    for i, x in enumerate(xs):
+        np.save(os.path.join(work, f"{name}_x{i}.npy"), x)
+    np.save(os.path.join(work, f"{name}.npy"), predict(model, xs))
+    model.save(os.path.join(work, f"{name}.keras"))
+    randomize(model, rng)
+    np.save(os.path.join(work, f"{name}_b.npy"), predict(model, xs))
+    model.save_weights(os.path.join(work, f"{name}_b.weights.h5"))
+
+
+def check(work, name):
+    path = lambda f: os.path.join(work, f)  # noqa: E731
+    xs = [np.load(path(f"{name}_x{i}.npy")) for i in range(8) if os.path.exists(path(f"{name}_x{i}.npy"))]
+    want, want_b = np.load(path(f"{name}.npy")), np.load(path(f"{name}_b.npy"))
+    ok = close(f"{name}: tfcc load_model(.keras)", np.load(path(f"{name}_tfcc.npy")), want)
+    ok &= close(f"{name}: tfcc load_weights(.weights.h5)", np.load(path(f"{name}_b_tfcc.npy")),
+                want_b)
+    loaded = keras.models.load_model(path(f"{name}_tfcc.keras"))
+    ok &= close(f"{name}: Keras load_model(tfcc .keras)", predict(loaded, xs), want)
+    other = keras.models.load_model(path(f"{name}.keras"))
+    randomize(other, np.random.default_rng(11))
+    other.load_weights(path(f"{name}_tfcc.weights.h5"))
+    ok &= close(f"{name}: Keras load_weights(tfcc .weights.h5)", predict(other, xs), want)
+    return ok
+
+
+if __name__ == "__main__":
+    command, work, name = sys.argv[1:4]
+    if command == "write":
+        write(work, name)
+    elif not check(work, name):
+        sys.exit(1)

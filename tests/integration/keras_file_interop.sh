@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Keras 3 files both ways with TensorFlow 2.21's Keras: for each model Keras saves a `.keras`
+# archive and a `.weights.h5`; tfcc loads them and predicts the same (1e-4 relative); tfcc saves
+# them again and Keras loads tfcc's files and predicts the same. Uses tensorflow-cpu from
+# BUILD_DIR/tf-venv (installed here with pip if missing); exits 77 (ctest: skipped) with a
+# visible message only if TensorFlow cannot be had.
+#
+#   keras_file_interop.sh PATH/TO/keras_file_interop BUILD_DIR [MODEL...]
+# Models: cnn lstm functional mobilenet_v2 resnet50 (default: all).
+set -euo pipefail
+
+TOOL=$1
+BUILD=$2
+shift 2
+MODELS=${*:-cnn lstm functional mobilenet_v2 resnet50}
+HERE=$(cd "$(dirname "$0")" && pwd)
+VENV="$BUILD/tf-venv"
+TF_VERSION=${TF_VERSION:-2.21.0}
+
+if ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
+  echo "keras_file_interop: installing tensorflow-cpu==$TF_VERSION into $VENV"
+  if ! { /usr/bin/python3 -m venv "$VENV" &&
+         timeout 900 "$VENV/bin/pip" install -q "tensorflow-cpu==$TF_VERSION"; } ||
+     ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
+    echo "SKIPPED: tensorflow-cpu could not be installed (offline?); Keras 3 files not checked"
+    exit 77
+  fi
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_keras_files.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+for m in $MODELS; do
+  echo "== $m"
+  "$VENV/bin/python" "$HERE/keras_file_interop.py" write "$WORK" "$m"
+  xs=$(ls "$WORK/${m}"_x*.npy | sort)
+  # shellcheck disable=SC2086
+  "$TOOL" predict "$WORK/$m.keras" "$WORK/${m}_tfcc.npy" $xs
+  # shellcheck disable=SC2086
+  "$TOOL" weights "$WORK/$m.keras" "$WORK/${m}_b.weights.h5" "$WORK/${m}_b_tfcc.npy" $xs
+  "$TOOL" resave "$WORK/$m.keras" "$WORK/${m}_tfcc.keras" "$WORK/${m}_tfcc.weights.h5"
+  "$VENV/bin/python" "$HERE/keras_file_interop.py" check "$WORK" "$m"
+done
+echo "keras_file_interop: OK"
