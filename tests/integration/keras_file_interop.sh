@@ -14,18 +14,8 @@ BUILD=$2
 shift 2
 MODELS=${*:-cnn lstm functional mobilenet_v2 resnet50}
 HERE=$(cd "$(dirname "$0")" && pwd)
-VENV="$BUILD/tf-venv"
-TF_VERSION=${TF_VERSION:-2.21.0}
-
-if ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
-  echo "keras_file_interop: installing tensorflow-cpu==$TF_VERSION into $VENV"
-  if ! { /usr/bin/python3 -m venv "$VENV" &&
-         timeout 900 "$VENV/bin/pip" install -q "tensorflow-cpu==$TF_VERSION"; } ||
-     ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
-    echo "SKIPPED: tensorflow-cpu could not be installed (offline?); Keras 3 files not checked"
-    exit 77
-  fi
-fi
+source "$(dirname "$0")/tf_venv.sh"
+ensure_tf_venv "$BUILD" "Keras 3 files"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_keras_files.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

@@ -10,18 +10,8 @@ set -euo pipefail
 TOOL=$1
 BUILD=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-VENV="$BUILD/tf-venv"
-TF_VERSION=${TF_VERSION:-2.21.0}
-
-if ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
-  echo "tf_checkpoint_interop: installing tensorflow-cpu==$TF_VERSION into $VENV"
-  if ! { /usr/bin/python3 -m venv "$VENV" &&
-         timeout 900 "$VENV/bin/pip" install -q "tensorflow-cpu==$TF_VERSION"; } ||
-     ! "$VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then
-    echo "SKIPPED: tensorflow-cpu could not be installed (offline?); TensorFlow interop not checked"
-    exit 77
-  fi
-fi
+source "$(dirname "$0")/tf_venv.sh"
+ensure_tf_venv "$BUILD" "TensorFlow interop"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_tf_interop.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
