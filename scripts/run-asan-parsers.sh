@@ -8,6 +8,11 @@
 # `make test-asan`.
 set -euo pipefail
 build=${1:-build/fuzz}
+# clang 16's symbolizer (llvm-16): the default llvm-symbolizer is 14's, which cannot read clang
+# 16's debug info, and a report without function names and lines is of little use.
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-16/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
+fi
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 status=0
 run() {

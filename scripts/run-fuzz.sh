@@ -24,6 +24,11 @@ if [ ${#targets[@]} -eq 0 ]; then
   echo "no fuzz targets in $build/fuzz (run: make fuzz)" >&2
   exit 1
 fi
+# clang 16's symbolizer (llvm-16): the default llvm-symbolizer is 14's, which cannot read clang
+# 16's debug info, and a report without function names and lines is of little use.
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-16/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
+fi
 time_limit=()
 if [ -n "${FUZZ_MAX_TOTAL_TIME:-}" ]; then time_limit=(-max_total_time="$FUZZ_MAX_TOTAL_TIME"); fi
 printf '%-26s %6s %12s %8s %8s\n' target seeds executions seconds crashes
@@ -39,14 +44,18 @@ for bin in "${targets[@]}"; do
   rm -rf "$work"
   mkdir -p "$work" "$findings"
   seeds=0
+  max_len=65536
   if [ -d "$root/fuzz/corpus/$name" ]; then
     cp "$root/fuzz/corpus/$name"/* "$work"/ 2>/dev/null || true
     seeds=$(find "$work" -type f | wc -l)
+    # A seed larger than -max_len would be cut short: let the largest one in whole.
+    largest=$(find "$work" -type f -printf '%s\n' | sort -n | tail -1)
+    if [ "${largest:-0}" -gt "$max_len" ]; then max_len=$largest; fi
   fi
   log="$build/fuzz/$name.log"
   status=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-    "$bin" -runs="$runs" "${time_limit[@]}" -max_len=65536 -rss_limit_mb=4096 -timeout=60 \
+    "$bin" -runs="$runs" "${time_limit[@]}" -max_len="$max_len" -rss_limit_mb=4096 -timeout=60 \
     -artifact_prefix="$findings/" -print_final_stats=1 "$work" >"$log" 2>&1 || status=$?
   # libFuzzer's own count (stat::number_of_executed_units), which includes the seeds' runs.
   execs=$(awk '/^stat::number_of_executed_units:/ {print $2}' "$log" | tail -1)
