@@ -16,12 +16,17 @@ fi
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 status=0
 run() {
-  local bin=$1 filter=$2 log="$build/tests/$(basename "$1")_asan.log" rc=0
+  local bin=$1 filter=$2 rc=0
   if [ ! -x "$bin" ]; then
     echo "asan: no $bin (build it first: make ci-extra)" >&2
     exit 1
   fi
-  "$bin" --gtest_filter="$filter" --gtest_brief=1 >"$log" 2>&1 || rc=$?
+  # In the binary's folder, as ctest runs it.
+  local dir log
+  dir=$(cd "$(dirname "$bin")" && pwd)
+  log="$dir/$(basename "$bin")_asan.log"
+  (cd "$dir" && "./$(basename "$bin")" --gtest_filter="$filter" --gtest_brief=1) >"$log" 2>&1 ||
+    rc=$?
   local passed
   passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{print $4}')
   if [ "$rc" -ne 0 ] || grep -q -E 'ERROR: (Address|Leak)Sanitizer' "$log"; then
