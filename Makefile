@@ -66,11 +66,13 @@ test-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 # driver; the test binaries run under ASan (`cmake --build build/fuzz` builds all of it).
 # -O1 -gline-tables-only: file:line in reports at a fraction of -O2 -g's compile and link time
 # (libFuzzer's own recommendation is -O1 or -O2).
-$(FUZZ_BUILD)/CMakeCache.txt:
+# Re-configured when this Makefile changes, so a build/fuzz made by an older one takes new flags.
+$(FUZZ_BUILD)/CMakeCache.txt: Makefile
 	CC=clang-16 CXX=clang++-16 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
 	  -DTFCC_FUZZ=ON -DTFCC_BUILD_TESTS=ON -DTFCC_BUILD_BENCHMARKS=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer" $(CMAKE_FLAGS)
+	touch $@
 
 # The long runs: FUZZ_RUNS executions of each target (only the fuzz targets and what they link
 # are built).
