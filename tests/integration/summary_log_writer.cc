@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/tfcc.h"
 
@@ -26,34 +27,24 @@ using tfcc::Tensor;
 
 // x -> dense/MatMul(x, dense/kernel) -> dense/BiasAdd(., dense/bias) -> dense/Relu, with shapes.
 summary::GraphDef small_graph() {
-  using summary::AttrValue;
-  using summary::NodeDef;
-  auto shapes = [](std::vector<int64_t> dims) {
-    return AttrValue::shape_list({summary::ShapeAttr{.dims = std::move(dims)}});
-  };
-  auto dtype = AttrValue::type_of(summary::kDtFloat);
   summary::GraphDef g;
-  g.node.push_back(NodeDef{.name = "x",
-                           .op = "Placeholder",
-                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({-1, 4})}}});
-  g.node.push_back(NodeDef{.name = "dense/kernel",
-                           .op = "Const",
-                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({4, 8})}}});
-  g.node.push_back(NodeDef{.name = "dense/bias",
-                           .op = "Const",
-                           .attr = {{"dtype", dtype}, {"_output_shapes", shapes({8})}}});
-  g.node.push_back(NodeDef{.name = "dense/MatMul",
-                           .op = "MatMul",
-                           .input = {"x", "dense/kernel"},
-                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
-  g.node.push_back(NodeDef{.name = "dense/BiasAdd",
-                           .op = "BiasAdd",
-                           .input = {"dense/MatMul", "dense/bias"},
-                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
-  g.node.push_back(NodeDef{.name = "dense/Relu",
-                           .op = "Relu",
-                           .input = {"dense/BiasAdd", "^x"},
-                           .attr = {{"T", dtype}, {"_output_shapes", shapes({-1, 8})}}});
+  auto add = [&](const char* name, const char* op, std::vector<std::string> inputs,
+                 const char* type_attr, std::vector<int64_t> dims) {
+    summary::NodeDef* n = g.add_node();
+    n->set_name(name);
+    n->set_op(op);
+    for (const std::string& in : inputs) n->add_input(in);
+    auto& attr = *n->mutable_attr();
+    attr[type_attr].set_type(tensorflow::DT_FLOAT);
+    tensorflow::TensorShapeProto* shape = attr["_output_shapes"].mutable_list()->add_shape();
+    for (int64_t d : dims) shape->add_dim()->set_size(d);
+  };
+  add("x", "Placeholder", {}, "dtype", {-1, 4});
+  add("dense/kernel", "Const", {}, "dtype", {4, 8});
+  add("dense/bias", "Const", {}, "dtype", {8});
+  add("dense/MatMul", "MatMul", {"x", "dense/kernel"}, "T", {-1, 8});
+  add("dense/BiasAdd", "BiasAdd", {"dense/MatMul", "dense/bias"}, "T", {-1, 8});
+  add("dense/Relu", "Relu", {"dense/BiasAdd", "^x"}, "T", {-1, 8});
   return g;
 }
 

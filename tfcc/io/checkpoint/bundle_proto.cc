@@ -1,27 +1,10 @@
 #include "tfcc/io/checkpoint/bundle_proto.h"
 
-#include <limits>
-
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/tensor_bundle.pb.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::checkpoint {
-namespace {
-
-// proto3 int32 fields arrive as 64-bit varints (negatives sign-extended).
-int64_t as_int64(uint64_t v) { return static_cast<int64_t>(v); }
-
-int32_t as_int32(const ProtoReader& r, const ProtoField& f, const char* name) {
-  r.expect(f, WireType::kVarint);
-  int64_t v = as_int64(f.value);
-  if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-    r.fail(internal::str_cat(name, " ", v, " does not fit in int32"));
-  }
-  return static_cast<int32_t>(v);
-}
-
-}  // namespace
-
 int tf_datatype(DType dtype) {
   switch (dtype) {
     case DType::kFloat32:
@@ -110,130 +93,80 @@ size_t tf_dtype_size(int datatype) {
   }
 }
 
-std::string encode_shape(const std::vector<int64_t>& dims) {
-  ProtoWriter w;
-  for (int64_t d : dims) {
-    ProtoWriter dim;
-    if (d != 0) dim.varint_field(1, static_cast<uint64_t>(d));
-    w.bytes_field(2, dim.str());
-  }
-  return w.str();
+namespace {
+
+void to_proto(const std::vector<int64_t>& dims, tensorflow::TensorShapeProto& shape) {
+  for (int64_t d : dims) shape.add_dim()->set_size(d);
 }
 
-std::vector<int64_t> decode_shape(std::string_view bytes, const std::string& context) {
-  ProtoReader r(bytes, context + " (shape)");
+std::vector<int64_t> from_proto(const tensorflow::TensorShapeProto& shape,
+                                const std::string& context) {
+  auto fail = [&](const std::string& what) {
+    throw DataLossError(internal::str_cat(context, " (shape): ", what));
+  };
+  if (shape.unknown_rank()) fail("unknown rank in a stored tensor");
   std::vector<int64_t> dims;
-  while (auto f = r.next()) {
-    if (f->number == 2) {
-      r.expect(*f, WireType::kLen);
-      ProtoReader dr(f->bytes, r.context());
-      int64_t size = 0;
-      while (auto g = dr.next()) {
-        if (g->number == 1) {
-          dr.expect(*g, WireType::kVarint);
-          size = as_int64(g->value);
-        }
-      }
-      if (size < 0) r.fail(internal::str_cat("unknown or negative dimension ", size));
-      dims.push_back(size);
-    } else if (f->number == 3) {
-      if (f->value != 0) r.fail("unknown rank in a stored tensor");
-    }
-  }
   int64_t n = 1;
-  for (int64_t d : dims) {
-    if (__builtin_mul_overflow(n, d, &n)) r.fail("element count overflows int64");
+  for (const auto& dim : shape.dim()) {
+    if (dim.size() < 0) fail(internal::str_cat("unknown or negative dimension ", dim.size()));
+    if (__builtin_mul_overflow(n, dim.size(), &n)) fail("element count overflows int64");
+    dims.push_back(dim.size());
   }
   return dims;
 }
 
+}  // namespace
+
 std::string encode_header(const BundleHeader& header) {
-  ProtoWriter version;
-  if (header.producer != 0) version.varint_field(1, static_cast<uint64_t>(header.producer));
-  if (header.min_consumer != 0) {
-    version.varint_field(2, static_cast<uint64_t>(header.min_consumer));
-  }
-  for (int32_t b : header.bad_consumers) version.varint_field(3, static_cast<uint64_t>(b));
-  ProtoWriter w;
-  if (header.num_shards != 0) w.varint_field(1, static_cast<uint64_t>(header.num_shards));
-  if (header.endianness != 0) w.varint_field(2, static_cast<uint64_t>(header.endianness));
-  w.bytes_field(3, version.str());
-  return w.str();
+  tensorflow::BundleHeaderProto p;
+  p.set_num_shards(header.num_shards);
+  p.set_endianness(static_cast<tensorflow::BundleHeaderProto::Endianness>(header.endianness));
+  tensorflow::VersionDef* version = p.mutable_version();
+  version->set_producer(header.producer);
+  version->set_min_consumer(header.min_consumer);
+  version->mutable_bad_consumers()->Add(header.bad_consumers.begin(), header.bad_consumers.end());
+  return io::proto::serialize(p);
 }
 
 BundleHeader decode_header(std::string_view bytes, const std::string& context) {
-  ProtoReader r(bytes, context);
-  BundleHeader h;
-  h.num_shards = 0;
-  h.producer = 0;
-  while (auto f = r.next()) {
-    if (f->number == 1) {
-      h.num_shards = as_int32(r, *f, "num_shards");
-    } else if (f->number == 2) {
-      h.endianness = as_int32(r, *f, "endianness");
-    } else if (f->number == 3) {
-      r.expect(*f, WireType::kLen);
-      ProtoReader vr(f->bytes, context + " (version)");
-      while (auto g = vr.next()) {
-        if (g->number == 1) h.producer = as_int32(vr, *g, "producer");
-        if (g->number == 2) h.min_consumer = as_int32(vr, *g, "min_consumer");
-        if (g->number == 3) h.bad_consumers.push_back(as_int32(vr, *g, "bad_consumers"));
-      }
-    }
-  }
-  return h;
+  tensorflow::BundleHeaderProto p;
+  io::proto::parse(p, bytes, context);
+  const tensorflow::VersionDef& v = p.version();
+  return {.num_shards = p.num_shards(),
+          .endianness = p.endianness(),
+          .producer = v.producer(),
+          .min_consumer = v.min_consumer(),
+          .bad_consumers = {v.bad_consumers().begin(), v.bad_consumers().end()}};
 }
 
 std::string encode_entry(const BundleEntry& e) {
-  ProtoWriter w;
-  if (e.dtype != 0) w.varint_field(1, static_cast<uint64_t>(e.dtype));
-  w.bytes_field(2, encode_shape(e.shape));
-  if (e.shard_id != 0) w.varint_field(3, static_cast<uint64_t>(e.shard_id));
-  if (e.offset != 0) w.varint_field(4, static_cast<uint64_t>(e.offset));
-  if (e.size != 0) w.varint_field(5, static_cast<uint64_t>(e.size));
-  if (e.crc32c != 0) w.fixed32_field(6, e.crc32c);
-  return w.str();
+  tensorflow::BundleEntryProto p;
+  p.set_dtype(static_cast<tensorflow::DataType>(e.dtype));
+  to_proto(e.shape, *p.mutable_shape());
+  p.set_shard_id(e.shard_id);
+  p.set_offset(e.offset);
+  p.set_size(e.size);
+  p.set_crc32c(e.crc32c);
+  return io::proto::serialize(p);
 }
 
 BundleEntry decode_entry(std::string_view bytes, const std::string& context) {
-  ProtoReader r(bytes, context);
-  BundleEntry e;
-  while (auto f = r.next()) {
-    switch (f->number) {
-      case 1:
-        e.dtype = as_int32(r, *f, "dtype");
-        break;
-      case 2:
-        r.expect(*f, WireType::kLen);
-        e.shape = decode_shape(f->bytes, context);
-        break;
-      case 3:
-        e.shard_id = as_int32(r, *f, "shard_id");
-        break;
-      case 4:
-        r.expect(*f, WireType::kVarint);
-        e.offset = as_int64(f->value);
-        break;
-      case 5:
-        r.expect(*f, WireType::kVarint);
-        e.size = as_int64(f->value);
-        break;
-      case 6:
-        r.expect(*f, WireType::kFixed32);
-        e.crc32c = static_cast<uint32_t>(f->value);
-        break;
-      case 7:
-        e.has_slices = true;
-        break;
-      default:
-        break;  // unknown fields are skipped, as protobuf does
-    }
+  tensorflow::BundleEntryProto p;
+  io::proto::parse(p, bytes, context);
+  if (p.offset() < 0 || p.size() < 0) {
+    throw DataLossError(
+        internal::str_cat(context, ": negative offset ", p.offset(), " or size ", p.size()));
   }
-  if (e.offset < 0 || e.size < 0) {
-    r.fail(internal::str_cat("negative offset ", e.offset, " or size ", e.size));
+  if (p.shard_id() < 0) {
+    throw DataLossError(internal::str_cat(context, ": negative shard_id ", p.shard_id()));
   }
-  if (e.shard_id < 0) r.fail(internal::str_cat("negative shard_id ", e.shard_id));
-  return e;
+  return {.dtype = p.dtype(),
+          .shape = from_proto(p.shape(), context),
+          .shard_id = p.shard_id(),
+          .offset = p.offset(),
+          .size = p.size(),
+          .crc32c = p.crc32c(),
+          .has_slices = p.slices_size() > 0};
 }
 
 }  // namespace tfcc::checkpoint

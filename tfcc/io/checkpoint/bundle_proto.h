@@ -1,5 +1,6 @@
-// The messages of a tensor bundle's `.index` table, encoded by hand with TensorFlow's field
-// numbers: BundleHeaderProto (under the empty key) and one BundleEntryProto per tensor.
+// The messages of a tensor bundle's `.index` table: BundleHeaderProto (under the empty key) and
+// one BundleEntryProto per tensor, encoded by the classes generated from
+// tfcc/io/proto/tensor_bundle.proto.
 //
 //   BundleEntry e{.dtype = tf_datatype(tfcc::float32), .shape = {2, 3}, .size = 24};
 //   std::string bytes = encode_entry(e);
@@ -75,8 +76,5 @@ std::string encode_header(const BundleHeader& header);
 BundleHeader decode_header(std::string_view bytes, const std::string& context);
 std::string encode_entry(const BundleEntry& entry);
 BundleEntry decode_entry(std::string_view bytes, const std::string& context);
-/// TensorShapeProto with every dimension known.
-std::string encode_shape(const std::vector<int64_t>& dims);
-std::vector<int64_t> decode_shape(std::string_view bytes, const std::string& context);
 
 }  // namespace tfcc::checkpoint

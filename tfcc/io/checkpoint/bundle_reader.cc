@@ -87,7 +87,7 @@ BundleReader::BundleReader(std::string prefix) : prefix_(std::move(prefix)) {
       throw DataLossError(internal::str_cat(context(key), ": unknown dtype ", e.dtype));
     }
     int64_t n = 1;
-    for (int64_t d : e.shape) n *= d;  // overflow already excluded by decode_shape
+    for (int64_t d : e.shape) n *= d;  // overflow already excluded by decode_entry
     int64_t expect = 0;
     if (elem != 0 && (__builtin_mul_overflow(n, static_cast<int64_t>(elem), &expect) ||
                       (!e.has_slices && expect != e.size))) {

@@ -1,5 +1,6 @@
 // The `checkpoint` file in a checkpoint directory: TensorFlow's CheckpointState, in protobuf text
-// format, naming the latest checkpoint and the ones still kept.
+// format (tfcc/io/proto/checkpoint_state.proto, printed and parsed by protobuf's TextFormat),
+// naming the latest checkpoint and the ones still kept.
 //
 //   model_checkpoint_path: "ckpt-3"
 //   all_model_checkpoint_paths: "ckpt-2"

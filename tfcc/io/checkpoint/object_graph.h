@@ -8,7 +8,9 @@
 //   g.nodes[1].attributes.push_back({"VARIABLE_VALUE", "w", "w/.ATTRIBUTES/VARIABLE_VALUE"});
 //   std::string bytes = encode_object_graph(g);
 //
-// Node 0 is the root. decode_object_graph() validates node references and raises DataLossError.
+// Node 0 is the root. The bytes are those of the classes generated from
+// tfcc/io/proto/trackable_object_graph.proto; decode_object_graph() also validates node
+// references and raises DataLossError.
 #pragma once
 
 #include <cstdint>

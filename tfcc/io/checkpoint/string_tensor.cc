@@ -1,6 +1,6 @@
 #include "tfcc/io/checkpoint/string_tensor.h"
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/checkpoint/coding.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/errors.h"
 

@@ -2,7 +2,7 @@
 // (separator keys in the index, an empty metaindex block), so golden files can be compared.
 #include <algorithm>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/checkpoint/coding.h"
 #include "tfcc/io/checkpoint/table.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/errors.h"

@@ -1,7 +1,7 @@
 // read_table(): validates a whole LevelDB-format table before trusting any of it.
 #include <algorithm>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/checkpoint/coding.h"
 #include "tfcc/io/checkpoint/table.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/errors.h"

@@ -1,137 +1,69 @@
 #include "tfcc/io/saved_model/graph_codec.h"
 
 #include <bit>
-#include <cstring>
-#include <map>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
-#include "tfcc/io/saved_model/graph_check.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/tfcc_model.pb.h"
 #include "tfcc/ops/registry.h"
 
 namespace tfcc::saved_model {
 
-using checkpoint::ProtoReader;
-using checkpoint::ProtoWriter;
-using checkpoint::WireType;
+namespace lm = ::tfcc::legacy_model;
 using graph::Graph;
 using graph::Node;
 using graph::NodeKind;
 using graph::ValueRef;
+using ::tfcc::internal::str_cat;
 
 namespace internal {
 
-std::string pack_varints(std::span<const uint64_t> values) {
-  std::string out;
-  for (uint64_t v : values) checkpoint::put_varint(out, v);
-  return out;
-}
-
-std::vector<uint64_t> unpack_varints(std::string_view bytes, const std::string& context) {
-  std::vector<uint64_t> out;
-  size_t pos = 0;
-  while (pos < bytes.size()) {
-    auto v = checkpoint::get_varint(bytes, &pos);
-    if (!v) throw DataLossError(context + ": truncated packed varint");
-    out.push_back(*v);
-  }
-  return out;
-}
-
 DType decode_dtype(uint64_t v, const std::string& context) {
   if (v >= static_cast<uint64_t>(kNumDTypes)) {
-    throw InvalidArgumentError(::tfcc::internal::str_cat(context, ": unknown dtype number ", v));
+    throw InvalidArgumentError(str_cat(context, ": unknown dtype number ", v));
   }
   return static_cast<DType>(v);
 }
 
-std::string encode_partial_shape(const PartialShape& s) {
-  ProtoWriter w;
-  w.varint_field(1, s.rank_known() ? 1 : 0);
-  if (s.rank_known()) {
-    std::vector<uint64_t> dims;
-    for (int64_t d : s.dims()) dims.push_back(zigzag(d));
-    w.bytes_field(2, pack_varints(dims));
-  }
-  return w.str();
+void to_proto(const PartialShape& s, lm::Shape& out) {
+  out.set_rank_known(s.rank_known());
+  if (s.rank_known()) out.mutable_dims()->Add(s.dims().begin(), s.dims().end());
 }
 
-PartialShape decode_partial_shape(std::string_view bytes, const std::string& context) {
-  ProtoReader r(bytes, context);
-  bool known = false;
-  std::vector<int64_t> dims;
-  while (auto f = r.next()) {
-    if (f->number == 1) {
-      r.expect(*f, WireType::kVarint);
-      known = f->value != 0;
-    } else if (f->number == 2) {
-      r.expect(*f, WireType::kLen);
-      for (uint64_t v : unpack_varints(f->bytes, context)) {
-        int64_t d = unzigzag(v);
-        if (d < -1) {
-          throw InvalidArgumentError(::tfcc::internal::str_cat(context, ": dimension ", d));
-        }
-        dims.push_back(d);
-      }
-    }
+PartialShape from_proto(const lm::Shape& s, const std::string& context) {
+  for (int64_t d : s.dims()) {
+    if (d < -1) throw InvalidArgumentError(str_cat(context, ": dimension ", d));
   }
-  if (!known) {
-    if (!dims.empty()) throw InvalidArgumentError(context + ": dims given for an unknown rank");
+  if (!s.rank_known()) {
+    if (s.dims_size() > 0) throw InvalidArgumentError(context + ": dims given for an unknown rank");
     return PartialShape::unknown_rank();
   }
-  return PartialShape(std::move(dims));
+  return PartialShape(std::vector<int64_t>(s.dims().begin(), s.dims().end()));
 }
 
-std::string encode_tensor(const Tensor& t) {
-  ProtoWriter w;
+void to_proto(const Tensor& t, lm::Tensor& out) {
   if (!t.defined()) {
-    w.varint_field(4, 1);
-    return w.str();
+    out.set_undefined(true);
+    return;
   }
-  w.varint_field(1, static_cast<uint64_t>(t.dtype()));
-  std::vector<uint64_t> dims(t.shape().dims().begin(), t.shape().dims().end());
-  w.bytes_field(2, pack_varints(dims));
-  w.bytes_field(3, std::string_view(static_cast<const char*>(t.raw_data()), t.nbytes()));
-  return w.str();
+  out.set_dtype(static_cast<uint64_t>(t.dtype()));
+  for (int64_t d : t.shape().dims()) out.add_dims(static_cast<uint64_t>(d));
+  out.set_data(static_cast<const char*>(t.raw_data()), t.nbytes());
 }
 
-Tensor decode_tensor(std::string_view bytes, int64_t* budget, const std::string& context) {
-  ProtoReader r(bytes, context);
-  DType dtype = float32;
-  std::vector<int64_t> dims;
-  std::string_view data;
-  bool undefined = false;
-  while (auto f = r.next()) {
-    switch (f->number) {
-      case 1:
-        r.expect(*f, WireType::kVarint);
-        dtype = decode_dtype(f->value, context);
-        break;
-      case 2:
-        r.expect(*f, WireType::kLen);
-        for (uint64_t v : unpack_varints(f->bytes, context)) {
-          if (v > (uint64_t{1} << 62)) {
-            throw InvalidArgumentError(
-                ::tfcc::internal::str_cat(context, ": tensor dimension ", v, " is out of range"));
-          }
-          dims.push_back(static_cast<int64_t>(v));
-        }
-        break;
-      case 3:
-        r.expect(*f, WireType::kLen);
-        data = f->bytes;
-        break;
-      case 4:
-        r.expect(*f, WireType::kVarint);
-        undefined = f->value != 0;
-        break;
-      default:
-        break;
-    }
-  }
-  if (undefined) return Tensor();
+Tensor from_proto(const lm::Tensor& t, int64_t* budget, const std::string& context) {
+  if (t.undefined()) return Tensor();
+  DType dtype = t.has_dtype() ? decode_dtype(t.dtype(), context) : float32;
+  const std::string& data = t.data();
   // The data length bounds the element count, so no shape beyond the bytes present is built.
+  std::vector<int64_t> dims;
   uint64_t elements = 1;
   bool overflow = false;
+  for (uint64_t d : t.dims()) {
+    if (d > (uint64_t{1} << 62)) {
+      throw InvalidArgumentError(str_cat(context, ": tensor dimension ", d, " is out of range"));
+    }
+    dims.push_back(static_cast<int64_t>(d));
+  }
   for (int64_t d : dims) {
     if (d == 0) {
       elements = 0;
@@ -142,26 +74,18 @@ Tensor decode_tensor(std::string_view bytes, int64_t* budget, const std::string&
     if (!overflow) elements *= static_cast<uint64_t>(d);
   }
   if (overflow || elements * dtype_size(dtype) != data.size()) {
-    throw DataLossError(::tfcc::internal::str_cat(
-        context, ": a ", dtype_name(dtype), " tensor of rank ", dims.size(), " holds ", data.size(),
-        " bytes, which does not match its shape"));
+    throw DataLossError(str_cat(context, ": a ", dtype_name(dtype), " tensor of rank ", dims.size(),
+                                " holds ", data.size(), " bytes, which does not match its shape"));
   }
   if (static_cast<int64_t>(data.size()) > *budget) {
-    throw InvalidArgumentError(
-        ::tfcc::internal::str_cat(context, ": the tensors exceed the limit of ", *budget,
-                                  " bytes left (DecodeLimits::max_tensor_bytes)"));
+    throw InvalidArgumentError(str_cat(context, ": the tensors exceed the limit of ", *budget,
+                                       " bytes left (DecodeLimits::max_tensor_bytes)"));
   }
   *budget -= static_cast<int64_t>(data.size());
   return Tensor::from_bytes(dtype, Shape(std::move(dims)), data.data(), data.size());
 }
 
 }  // namespace internal
-
-using internal::pack_varints;
-using internal::unpack_varints;
-using internal::unzigzag;
-using internal::zigzag;
-using ::tfcc::internal::str_cat;
 
 namespace {
 
@@ -207,89 +131,73 @@ class Encoder {
     return static_cast<int>(out_.variables.size()) - 1;
   }
 
-  std::string encode_attr(const std::string& name, const AttrValue& value, const Node& n) {
-    ProtoWriter w;
-    w.bytes_field(1, name);
-    w.varint_field(2, static_cast<uint64_t>(attr_type_of(value)));
+  void encode_attr(const std::string& name, const AttrValue& value, const Node& n, lm::Attr& a) {
+    a.set_name(name);
+    a.set_type(static_cast<uint64_t>(attr_type_of(value)));
     std::visit(
         [&]<typename T>(const T& x) {
           if constexpr (std::is_same_v<T, int64_t>) {
-            w.varint_field(3, zigzag(x));
+            a.set_i(x);
           } else if constexpr (std::is_same_v<T, double>) {
-            w.varint_field(4, std::bit_cast<uint64_t>(x));
+            a.set_f_bits(std::bit_cast<uint64_t>(x));
           } else if constexpr (std::is_same_v<T, bool>) {
-            w.varint_field(5, x ? 1 : 0);
+            a.set_b(x);
           } else if constexpr (std::is_same_v<T, std::string>) {
-            w.bytes_field(6, x);
+            a.set_s(x);
           } else if constexpr (std::is_same_v<T, DType>) {
-            w.varint_field(7, static_cast<uint64_t>(x));
+            a.set_dtype(static_cast<uint64_t>(x));
           } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
-            std::vector<uint64_t> v;
-            for (int64_t i : x) v.push_back(zigzag(i));
-            w.bytes_field(8, pack_varints(v));
+            a.mutable_ints()->Add(x.begin(), x.end());
           } else if constexpr (std::is_same_v<T, std::vector<double>>) {
-            std::vector<uint64_t> v;
-            for (double d : x) v.push_back(std::bit_cast<uint64_t>(d));
-            w.bytes_field(9, pack_varints(v));
+            for (double d : x) a.add_floats_bits(std::bit_cast<uint64_t>(d));
           } else if constexpr (std::is_same_v<T, Tensor>) {
             if (x.defined() && x.is_symbolic()) {
               throw InvalidArgumentError(
                   str_cat("Node ", n.name, ": attribute '", name, "' holds a symbolic tensor"));
             }
-            w.bytes_field(10, internal::encode_tensor(x));
+            internal::to_proto(x, *a.mutable_tensor());
           } else {
-            w.varint_field(11, static_cast<uint64_t>(variable_index(x, n)));
+            a.set_variable(static_cast<uint64_t>(variable_index(x, n)));
           }
         },
         value);
-    return w.str();
   }
 
   std::string encode(const Graph& g, const std::vector<std::vector<int>>& subs) {
-    ProtoWriter w;
-    w.bytes_field(1, g.name());
+    lm::Function f;
+    f.set_name(g.name());
     for (int id = 0; id < g.num_nodes(); ++id) {
       const Node& n = g.node(id);
-      ProtoWriter nw;
-      nw.varint_field(1, static_cast<uint64_t>(n.kind));
-      nw.bytes_field(2, n.name);
-      if (n.kind == NodeKind::kOp) nw.bytes_field(3, n.op ? n.op->name() : "");
-      std::vector<uint64_t> refs;
+      lm::Node& p = *f.add_nodes();
+      p.set_kind(static_cast<uint64_t>(n.kind));
+      p.set_name(n.name);
+      if (n.kind == NodeKind::kOp) p.set_op(n.op ? n.op->name() : "");
       for (ValueRef v : n.inputs) {
-        refs.push_back(static_cast<uint64_t>(v.node));
-        refs.push_back(static_cast<uint64_t>(v.index));
+        p.add_inputs(static_cast<uint64_t>(v.node));
+        p.add_inputs(static_cast<uint64_t>(v.index));
       }
-      if (!refs.empty()) nw.bytes_field(4, pack_varints(refs));
-      for (const auto& [k, v] : n.attrs.items()) nw.bytes_field(5, encode_attr(k, v, n));
+      for (const auto& [k, v] : n.attrs.items()) encode_attr(k, v, n, *p.add_attrs());
       for (int k = 0; k < n.num_outputs(); ++k) {
-        ProtoWriter ow;
-        ow.varint_field(1, static_cast<uint64_t>(n.dtypes[static_cast<size_t>(k)]));
-        ow.bytes_field(2, internal::encode_partial_shape(n.shapes[static_cast<size_t>(k)]));
-        nw.bytes_field(6, ow.str());
+        lm::Output& o = *p.add_outputs();
+        o.set_dtype(static_cast<uint64_t>(n.dtypes[static_cast<size_t>(k)]));
+        internal::to_proto(n.shapes[static_cast<size_t>(k)], *o.mutable_shape());
       }
-      nw.bytes_field(7, graph::location_string(n));
-      if (n.kind == NodeKind::kArg) nw.varint_field(8, static_cast<uint64_t>(n.arg_index));
-      if (n.kind == NodeKind::kConst) nw.bytes_field(9, internal::encode_tensor(n.value));
-      if (!subs[static_cast<size_t>(id)].empty()) {
-        std::vector<uint64_t> s(subs[static_cast<size_t>(id)].begin(),
-                                subs[static_cast<size_t>(id)].end());
-        nw.bytes_field(10, pack_varints(s));
-      }
+      p.set_location(graph::location_string(n));
+      if (n.kind == NodeKind::kArg) p.set_arg_index(static_cast<uint64_t>(n.arg_index));
+      if (n.kind == NodeKind::kConst) internal::to_proto(n.value, *p.mutable_value());
+      for (int s : subs[static_cast<size_t>(id)]) p.add_subgraphs(static_cast<uint64_t>(s));
       if (n.kind == NodeKind::kIf || n.kind == NodeKind::kWhile) {
-        nw.varint_field(11, static_cast<uint64_t>(n.split));
-        nw.varint_field(12, static_cast<uint64_t>(n.cond_captures));
-        nw.varint_field(13, zigzag(n.maximum_iterations));
-        nw.varint_field(14, n.keep_history ? 1 : 0);
+        p.set_split(static_cast<uint64_t>(n.split));
+        p.set_cond_captures(static_cast<uint64_t>(n.cond_captures));
+        p.set_maximum_iterations(n.maximum_iterations);
+        p.set_keep_history(n.keep_history);
       }
-      w.bytes_field(2, nw.str());
     }
-    std::vector<uint64_t> outs;
     for (ValueRef v : g.outputs()) {
-      outs.push_back(static_cast<uint64_t>(v.node));
-      outs.push_back(static_cast<uint64_t>(v.index));
+      f.add_outputs(static_cast<uint64_t>(v.node));
+      f.add_outputs(static_cast<uint64_t>(v.index));
     }
-    w.bytes_field(3, pack_varints(outs));
-    return w.str();
+    return io::proto::serialize(f);
   }
 
   EncodedFunctions out_;

@@ -1,5 +1,6 @@
-// The graph IR on disk: a versioned, self-describing encoding of traced graphs (tfcc/graph/ir) in
-// the protobuf wire format, so an exported model can be read without the code that traced it.
+// The graph IR on disk (the legacy tfcc export format): traced graphs (tfcc/graph/ir) as the
+// messages of tfcc/io/proto/tfcc_model.proto, so an exported model can be read without the code
+// that traced it.
 //
 //   std::vector<std::shared_ptr<const tfcc::graph::Graph>> roots = {cf.shared_graph()};
 //   tfcc::saved_model::EncodedFunctions enc = tfcc::saved_model::encode_functions(roots);
@@ -28,6 +29,11 @@
 
 #include "tfcc/core/variable.h"
 #include "tfcc/graph/ir/graph.h"
+
+namespace tfcc::legacy_model {
+class Shape;
+class Tensor;
+}  // namespace tfcc::legacy_model
 
 namespace tfcc::saved_model {
 
@@ -71,25 +77,18 @@ std::vector<std::shared_ptr<const graph::Graph>> decode_functions(
 
 namespace internal {
 
-/// Tensor message: dtype, dims, raw little-endian bytes (also used for signature metadata).
-std::string encode_tensor(const Tensor& t);
-/// Decodes a Tensor message, counting its bytes against `*budget` (InvalidArgumentError when it
-/// runs out).
-Tensor decode_tensor(std::string_view bytes, int64_t* budget, const std::string& context);
+// Conversions to and from the messages of tfcc/io/proto/tfcc_model.proto, shared by the graph
+// codec and the model file.
+
+/// A tensor (also used for signature metadata).
+void to_proto(const Tensor& t, legacy_model::Tensor& out);
+/// A tensor, counting its bytes against `*budget` (InvalidArgumentError when it runs out).
+Tensor from_proto(const legacy_model::Tensor& t, int64_t* budget, const std::string& context);
 /// A dtype from its stored number; InvalidArgumentError if unknown.
 DType decode_dtype(uint64_t v, const std::string& context);
-/// Shape message: rank_known flag then packed zigzag dims (-1: unknown).
-std::string encode_partial_shape(const PartialShape& s);
-PartialShape decode_partial_shape(std::string_view bytes, const std::string& context);
-/// Packed repeated varints.
-std::string pack_varints(std::span<const uint64_t> values);
-std::vector<uint64_t> unpack_varints(std::string_view bytes, const std::string& context);
-inline uint64_t zigzag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-inline int64_t unzigzag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
+/// A PartialShape (-1: unknown dimension).
+void to_proto(const PartialShape& s, legacy_model::Shape& out);
+PartialShape from_proto(const legacy_model::Shape& s, const std::string& context);
 
 }  // namespace internal
 }  // namespace tfcc::saved_model

@@ -4,15 +4,15 @@
 #include <climits>
 #include <map>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/tfcc_model.pb.h"
 #include "tfcc/io/saved_model/graph_check.h"
 #include "tfcc/io/saved_model/graph_codec.h"
 #include "tfcc/ops/registry.h"
 
 namespace tfcc::saved_model {
 
-using checkpoint::ProtoReader;
-using checkpoint::WireType;
+namespace lm = ::tfcc::legacy_model;
 using graph::Graph;
 using graph::Node;
 using graph::NodeKind;
@@ -28,11 +28,11 @@ int to_int(uint64_t v, const std::string& context, const char* what) {
   return static_cast<int>(v);
 }
 
-std::vector<ValueRef> decode_refs(std::string_view bytes, const std::string& context) {
-  std::vector<uint64_t> v = internal::unpack_varints(bytes, context);
+std::vector<ValueRef> decode_refs(const google::protobuf::RepeatedField<uint64_t>& v,
+                                  const std::string& context) {
   if (v.size() % 2 != 0) throw DataLossError(context + ": odd number of reference integers");
   std::vector<ValueRef> out;
-  for (size_t i = 0; i < v.size(); i += 2) {
+  for (int i = 0; i < v.size(); i += 2) {
     out.push_back({to_int(v[i], context, "node"), to_int(v[i + 1], context, "output index")});
   }
   return out;
@@ -48,158 +48,85 @@ struct Decoder {
   int64_t nodes = 0;
   int64_t tensor_budget = limits.max_tensor_bytes;
 
-  std::pair<std::string, AttrValue> decode_attr(std::string_view bytes, const std::string& ctx) {
-    ProtoReader r(bytes, ctx);
-    std::string name;
-    uint64_t type = UINT64_MAX;
+  // The value field that the attribute's type names must be present (lists may be empty).
+  std::pair<std::string, AttrValue> decode_attr(const lm::Attr& a, const std::string& ctx) {
+    auto missing = [&] {
+      return InvalidArgumentError(
+          str_cat(ctx, ": attribute '", a.name(), "' has no value of its type"));
+    };
+    if (!a.has_type() || a.type() > static_cast<uint64_t>(AttrType::kResource)) throw missing();
     std::optional<AttrValue> value;
-    while (auto f = r.next()) {
-      if (f->number == 1) {
-        r.expect(*f, WireType::kLen);
-        name = std::string(f->bytes);
-        continue;
+    switch (static_cast<AttrType>(a.type())) {
+      case AttrType::kInt:
+        if (a.has_i()) value = a.i();
+        break;
+      case AttrType::kFloat:
+        if (a.has_f_bits()) value = std::bit_cast<double>(a.f_bits());
+        break;
+      case AttrType::kBool:
+        if (a.has_b()) value = a.b();
+        break;
+      case AttrType::kString:
+        if (a.has_s()) value = a.s();
+        break;
+      case AttrType::kType:
+        if (a.has_dtype()) value = internal::decode_dtype(a.dtype(), ctx);
+        break;
+      case AttrType::kInts:
+        value = std::vector<int64_t>(a.ints().begin(), a.ints().end());
+        break;
+      case AttrType::kFloats: {
+        std::vector<double> v;
+        for (uint64_t bits : a.floats_bits()) v.push_back(std::bit_cast<double>(bits));
+        value = std::move(v);
+        break;
       }
-      if (f->number == 2) {
-        r.expect(*f, WireType::kVarint);
-        type = f->value;
-        continue;
-      }
-      const bool varint =
-          f->number == 3 || f->number == 4 || f->number == 5 || f->number == 7 || f->number == 11;
-      r.expect(*f, varint ? WireType::kVarint : WireType::kLen);
-      switch (f->number) {
-        case 3:
-          value = internal::unzigzag(f->value);
-          break;
-        case 4:
-          value = std::bit_cast<double>(f->value);
-          break;
-        case 5:
-          value = f->value != 0;
-          break;
-        case 6:
-          value = std::string(f->bytes);
-          break;
-        case 7:
-          value = internal::decode_dtype(f->value, ctx);
-          break;
-        case 8: {
-          std::vector<int64_t> v;
-          for (uint64_t x : internal::unpack_varints(f->bytes, ctx)) {
-            v.push_back(internal::unzigzag(x));
-          }
-          value = std::move(v);
-          break;
+      case AttrType::kTensor:
+        if (a.has_tensor()) value = internal::from_proto(a.tensor(), &tensor_budget, ctx);
+        break;
+      case AttrType::kResource:
+        if (!a.has_variable()) break;
+        if (a.variable() >= variables.size()) {
+          throw InvalidArgumentError(str_cat(ctx, ": attribute '", a.name(),
+                                             "' refers to variable ", a.variable(), " of ",
+                                             variables.size()));
         }
-        case 9: {
-          std::vector<double> v;
-          for (uint64_t x : internal::unpack_varints(f->bytes, ctx)) {
-            v.push_back(std::bit_cast<double>(x));
-          }
-          value = std::move(v);
-          break;
-        }
-        case 10:
-          value = internal::decode_tensor(f->bytes, &tensor_budget, ctx);
-          break;
-        case 11:
-          if (f->value >= variables.size()) {
-            throw InvalidArgumentError(str_cat(ctx, ": attribute '", name, "' refers to variable ",
-                                               f->value, " of ", variables.size()));
-          }
-          value = variables[static_cast<size_t>(f->value)];
-          break;
-        default:
-          break;
-      }
+        value = variables[static_cast<size_t>(a.variable())];
+        break;
     }
-    if (!value || static_cast<uint64_t>(attr_type_of(*value)) != type) {
-      throw InvalidArgumentError(str_cat(ctx, ": attribute '", name, "' has no value of its type"));
-    }
-    return {std::move(name), std::move(*value)};
+    if (!value) throw missing();
+    return {a.name(), std::move(*value)};
   }
 
   // Decodes one node message into `g`.
-  void decode_node(Graph& g, int fi, std::string_view bytes) {
+  void decode_node(Graph& g, int fi, const lm::Node& p) {
     const std::string ctx = str_cat(context, ", function ", fi, " node ", g.num_nodes());
-    ProtoReader r(bytes, ctx);
     Node n;
-    uint64_t kind = UINT64_MAX;
-    std::string op_name;
-    bool has_op = false;
-    std::vector<int> subs;
+    const uint64_t kind = p.has_kind() ? p.kind() : UINT64_MAX;
+    n.name = p.name();
+    n.inputs = decode_refs(p.inputs(), ctx);
     std::vector<std::pair<std::string, AttrValue>> attrs;
-    while (auto f = r.next()) {
-      const bool varint = f->number == 1 || f->number == 8 || f->number >= 11;
-      r.expect(*f, varint ? WireType::kVarint : WireType::kLen);
-      switch (f->number) {
-        case 1:
-          kind = f->value;
-          break;
-        case 2:
-          n.name = std::string(f->bytes);
-          break;
-        case 3:
-          op_name = std::string(f->bytes);
-          has_op = true;
-          break;
-        case 4:
-          n.inputs = decode_refs(f->bytes, ctx);
-          break;
-        case 5:
-          attrs.push_back(decode_attr(f->bytes, ctx));
-          break;
-        case 6: {
-          ProtoReader o(f->bytes, ctx);
-          DType dtype = float32;
-          PartialShape shape = PartialShape::unknown_rank();
-          while (auto of = o.next()) {
-            if (of->number == 1) {
-              o.expect(*of, WireType::kVarint);
-              dtype = internal::decode_dtype(of->value, ctx);
-            } else if (of->number == 2) {
-              o.expect(*of, WireType::kLen);
-              shape = internal::decode_partial_shape(of->bytes, ctx);
-            }
-          }
-          n.dtypes.push_back(dtype);
-          n.shapes.push_back(std::move(shape));
-          break;
-        }
-        case 7:
-          n.location_text = std::string(f->bytes);
-          break;
-        case 8:
-          n.arg_index = to_int(f->value, ctx, "argument index");
-          break;
-        case 9:
-          n.value = internal::decode_tensor(f->bytes, &tensor_budget, ctx);
-          break;
-        case 10:
-          for (uint64_t s : internal::unpack_varints(f->bytes, ctx)) {
-            if (s >= static_cast<uint64_t>(fi)) {
-              throw InvalidArgumentError(
-                  str_cat(ctx, ": refers to function ", s, ", which is not defined before it"));
-            }
-            subs.push_back(static_cast<int>(s));
-          }
-          break;
-        case 11:
-          n.split = to_int(f->value, ctx, "split");
-          break;
-        case 12:
-          n.cond_captures = to_int(f->value, ctx, "cond_captures");
-          break;
-        case 13:
-          n.maximum_iterations = internal::unzigzag(f->value);
-          break;
-        case 14:
-          n.keep_history = f->value != 0;
-          break;
-        default:
-          break;
-      }
+    for (const lm::Attr& a : p.attrs()) attrs.push_back(decode_attr(a, ctx));
+    for (const lm::Output& o : p.outputs()) {
+      n.dtypes.push_back(o.has_dtype() ? internal::decode_dtype(o.dtype(), ctx) : float32);
+      n.shapes.push_back(o.has_shape() ? internal::from_proto(o.shape(), ctx)
+                                       : PartialShape::unknown_rank());
     }
+    n.location_text = p.location();
+    if (p.has_arg_index()) n.arg_index = to_int(p.arg_index(), ctx, "argument index");
+    if (p.has_value()) n.value = internal::from_proto(p.value(), &tensor_budget, ctx);
+    std::vector<int> subs;
+    for (uint64_t s : p.subgraphs()) {
+      if (s >= static_cast<uint64_t>(fi)) {
+        throw InvalidArgumentError(
+            str_cat(ctx, ": refers to function ", s, ", which is not defined before it"));
+      }
+      subs.push_back(static_cast<int>(s));
+    }
+    if (p.has_split()) n.split = to_int(p.split(), ctx, "split");
+    if (p.has_cond_captures()) n.cond_captures = to_int(p.cond_captures(), ctx, "cond_captures");
+    if (p.has_maximum_iterations()) n.maximum_iterations = p.maximum_iterations();
+    if (p.has_keep_history()) n.keep_history = p.keep_history();
     if (kind > static_cast<uint64_t>(NodeKind::kWhile)) {
       throw InvalidArgumentError(
           str_cat(ctx, ": node kind ", kind,
@@ -215,9 +142,9 @@ struct Decoder {
           std::max(depth[static_cast<size_t>(fi)], depth[static_cast<size_t>(s)] + 1);
     }
     if (n.kind == NodeKind::kOp) {
-      n.op = has_op ? OpRegistry::global().find(op_name) : nullptr;
+      n.op = p.has_op() ? OpRegistry::global().find(p.op()) : nullptr;
       if (!n.op) {
-        ++unknown_ops[op_name];
+        ++unknown_ops[p.op()];
       } else {
         complete_op_attrs(n, str_cat(context, ", function '", g.name(), "'"));
       }
@@ -237,17 +164,11 @@ struct Decoder {
 
   void decode_function(int fi, std::string_view bytes) {
     const std::string ctx = str_cat(context, ", function ", fi);
-    ProtoReader r(bytes, ctx);
-    std::string name;
-    std::vector<std::string_view> node_bytes;
-    std::vector<ValueRef> outputs;
-    while (auto f = r.next()) {
-      r.expect(*f, WireType::kLen);
-      if (f->number == 1) name = std::string(f->bytes);
-      if (f->number == 2) node_bytes.push_back(f->bytes);
-      if (f->number == 3) outputs = decode_refs(f->bytes, ctx);
-    }
-    nodes += static_cast<int64_t>(node_bytes.size());
+    lm::Function f;
+    io::proto::parse(f, bytes, ctx);
+    const std::string& name = f.name();
+    std::vector<ValueRef> outputs = decode_refs(f.outputs(), ctx);
+    nodes += f.nodes_size();
     if (nodes > limits.max_nodes) {
       throw InvalidArgumentError(
           str_cat(context, ": more than ", limits.max_nodes, " nodes (DecodeLimits::max_nodes)"));
@@ -255,7 +176,7 @@ struct Decoder {
     auto g = std::make_shared<Graph>(name);
     functions.push_back(g);
     depth.push_back(1);
-    for (std::string_view nb : node_bytes) decode_node(*g, fi, nb);
+    for (const lm::Node& node : f.nodes()) decode_node(*g, fi, node);
     if (depth.back() > limits.max_nesting_depth) {
       throw InvalidArgumentError(str_cat(ctx, " ('", name, "') nests functions ", depth.back(),
                                          " deep, more than ", limits.max_nesting_depth,

@@ -2,16 +2,16 @@
 
 #include <cstring>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/checkpoint/coding.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/tfcc_model.pb.h"
 #include "tfcc/io/saved_model/graph_codec.h"
 #include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/platform/crc32c.h"
 
 namespace tfcc::saved_model {
 
-using checkpoint::ProtoReader;
-using checkpoint::ProtoWriter;
-using checkpoint::WireType;
+namespace lm = ::tfcc::legacy_model;
 using ::tfcc::internal::str_cat;
 
 namespace {
@@ -19,104 +19,75 @@ namespace {
 constexpr char kMagic[8] = {'T', 'F', 'C', 'C', 'S', 'M', 'D', 'L'};
 constexpr size_t kEnvelopeBytes = 24;
 
-std::string encode_spec(const TensorSpec& s) {
-  ProtoWriter w;
-  w.bytes_field(1, s.name);
-  w.varint_field(2, static_cast<uint64_t>(s.dtype));
-  w.bytes_field(3, internal::encode_partial_shape(s.shape));
-  return w.str();
+void to_proto(const TensorSpec& s, lm::TensorSpec& p) {
+  p.set_name(s.name);
+  p.set_dtype(static_cast<uint64_t>(s.dtype));
+  internal::to_proto(s.shape, *p.mutable_shape());
 }
 
-TensorSpec decode_spec(std::string_view bytes, const std::string& ctx) {
-  ProtoReader r(bytes, ctx);
+TensorSpec from_proto(const lm::TensorSpec& p, const std::string& ctx) {
   TensorSpec s;
-  while (auto f = r.next()) {
-    r.expect(*f, f->number == 2 ? WireType::kVarint : WireType::kLen);
-    if (f->number == 1) s.name = std::string(f->bytes);
-    if (f->number == 2) s.dtype = internal::decode_dtype(f->value, ctx);
-    if (f->number == 3) s.shape = internal::decode_partial_shape(f->bytes, ctx);
-  }
+  s.name = p.name();
+  if (p.has_dtype()) s.dtype = internal::decode_dtype(p.dtype(), ctx);
+  if (p.has_shape()) s.shape = internal::from_proto(p.shape(), ctx);
   return s;
 }
 
-SignatureDef decode_signature(std::string_view bytes, const std::string& ctx) {
-  ProtoReader r(bytes, ctx);
+SignatureDef from_proto(const lm::Signature& p, const std::string& ctx) {
   SignatureDef s;
-  while (auto f = r.next()) {
-    r.expect(*f, f->number == 2 ? WireType::kVarint : WireType::kLen);
-    if (f->number == 1) s.name = std::string(f->bytes);
-    if (f->number == 2) {
-      if (f->value > (1u << 30)) throw InvalidArgumentError(ctx + ": function index out of range");
-      s.function = static_cast<int>(f->value);
-    }
-    if (f->number == 3) s.inputs.push_back(decode_spec(f->bytes, ctx));
-    if (f->number == 4) s.outputs.push_back(decode_spec(f->bytes, ctx));
+  s.name = p.name();
+  if (p.has_function()) {
+    if (p.function() > (1u << 30))
+      throw InvalidArgumentError(ctx + ": function index out of range");
+    s.function = static_cast<int>(p.function());
   }
+  for (const lm::TensorSpec& t : p.inputs()) s.inputs.push_back(from_proto(t, ctx));
+  for (const lm::TensorSpec& t : p.outputs()) s.outputs.push_back(from_proto(t, ctx));
   return s;
 }
 
-VariableDef decode_variable(std::string_view bytes, const std::string& ctx) {
-  ProtoReader r(bytes, ctx);
+VariableDef from_proto(const lm::Variable& p, const std::string& ctx) {
   VariableDef v;
-  while (auto f = r.next()) {
-    const bool varint = f->number == 3 || f->number == 5;
-    r.expect(*f, varint ? WireType::kVarint : WireType::kLen);
-    if (f->number == 1) v.key = std::string(f->bytes);
-    if (f->number == 2) v.name = std::string(f->bytes);
-    if (f->number == 3) v.dtype = internal::decode_dtype(f->value, ctx);
-    if (f->number == 4) {
-      PartialShape p = internal::decode_partial_shape(f->bytes, ctx);
-      if (!p.is_fully_defined()) throw InvalidArgumentError(ctx + ": variable shape not defined");
-      v.shape = p.to_shape();
-    }
-    if (f->number == 5) v.trainable = f->value != 0;
+  v.key = p.key();
+  v.name = p.name();
+  if (p.has_dtype()) v.dtype = internal::decode_dtype(p.dtype(), ctx);
+  if (p.has_shape()) {
+    PartialShape s = internal::from_proto(p.shape(), ctx);
+    if (!s.is_fully_defined()) throw InvalidArgumentError(ctx + ": variable shape not defined");
+    v.shape = s.to_shape();
   }
+  if (p.has_trainable()) v.trainable = p.trainable();
   return v;
-}
-
-FileDigest decode_digest(std::string_view bytes, const std::string& ctx) {
-  ProtoReader r(bytes, ctx);
-  FileDigest d;
-  while (auto f = r.next()) {
-    r.expect(*f, f->number == 1 ? WireType::kLen : WireType::kVarint);
-    if (f->number == 1) d.path = std::string(f->bytes);
-    if (f->number == 2) d.size = f->value;
-    if (f->number == 3) d.masked_crc32c = static_cast<uint32_t>(f->value);
-  }
-  return d;
 }
 
 }  // namespace
 
 std::string encode_model_file(const ModelFile& m) {
-  ProtoWriter w;
-  w.bytes_field(1, m.producer);
-  for (const std::string& f : m.functions) w.bytes_field(2, f);
+  lm::ModelFile p;
+  p.set_producer(m.producer);
+  for (const std::string& f : m.functions) p.add_functions(f);
   for (const SignatureDef& s : m.signatures) {
-    ProtoWriter sw;
-    sw.bytes_field(1, s.name);
-    sw.varint_field(2, static_cast<uint64_t>(s.function));
-    for (const TensorSpec& t : s.inputs) sw.bytes_field(3, encode_spec(t));
-    for (const TensorSpec& t : s.outputs) sw.bytes_field(4, encode_spec(t));
-    w.bytes_field(3, sw.str());
+    lm::Signature& sp = *p.add_signatures();
+    sp.set_name(s.name);
+    sp.set_function(static_cast<uint64_t>(s.function));
+    for (const TensorSpec& t : s.inputs) to_proto(t, *sp.add_inputs());
+    for (const TensorSpec& t : s.outputs) to_proto(t, *sp.add_outputs());
   }
   for (const VariableDef& v : m.variables) {
-    ProtoWriter vw;
-    vw.bytes_field(1, v.key);
-    vw.bytes_field(2, v.name);
-    vw.varint_field(3, static_cast<uint64_t>(v.dtype));
-    vw.bytes_field(4, internal::encode_partial_shape(v.shape));
-    vw.varint_field(5, v.trainable ? 1 : 0);
-    w.bytes_field(4, vw.str());
+    lm::Variable& vp = *p.add_variables();
+    vp.set_key(v.key);
+    vp.set_name(v.name);
+    vp.set_dtype(static_cast<uint64_t>(v.dtype));
+    internal::to_proto(PartialShape(v.shape), *vp.mutable_shape());
+    vp.set_trainable(v.trainable);
   }
   for (const FileDigest& d : m.files) {
-    ProtoWriter dw;
-    dw.bytes_field(1, d.path);
-    dw.varint_field(2, d.size);
-    dw.varint_field(3, d.masked_crc32c);
-    w.bytes_field(5, dw.str());
+    lm::FileDigest& dp = *p.add_files();
+    dp.set_path(d.path);
+    dp.set_size(d.size);
+    dp.set_masked_crc32c(d.masked_crc32c);
   }
-  const std::string& payload = w.str();
+  const std::string payload = io::proto::serialize(p);
   std::string out(kMagic, sizeof(kMagic));
   checkpoint::put_fixed32(out, kFormatVersion);
   checkpoint::put_fixed32(out, crc32c::mask(crc32c::value(payload)));
@@ -126,30 +97,20 @@ std::string encode_model_file(const ModelFile& m) {
 }
 
 ModelFile decode_model_payload(std::string_view payload, const std::string& context) {
-  ProtoReader r(payload, context);
+  lm::ModelFile p;
+  io::proto::parse(p, payload, context);
   ModelFile m;
   m.version = kFormatVersion;
-  while (auto f = r.next()) {
-    r.expect(*f, WireType::kLen);
-    switch (f->number) {
-      case 1:
-        m.producer = std::string(f->bytes);
-        break;
-      case 2:
-        m.functions.emplace_back(f->bytes);
-        break;
-      case 3:
-        m.signatures.push_back(decode_signature(f->bytes, context + ", signature"));
-        break;
-      case 4:
-        m.variables.push_back(decode_variable(f->bytes, context + ", variable"));
-        break;
-      case 5:
-        m.files.push_back(decode_digest(f->bytes, context + ", file digest"));
-        break;
-      default:
-        break;
-    }
+  m.producer = p.producer();
+  m.functions.assign(p.functions().begin(), p.functions().end());
+  for (const lm::Signature& s : p.signatures()) {
+    m.signatures.push_back(from_proto(s, context + ", signature"));
+  }
+  for (const lm::Variable& v : p.variables()) {
+    m.variables.push_back(from_proto(v, context + ", variable"));
+  }
+  for (const lm::FileDigest& d : p.files()) {
+    m.files.push_back({d.path(), d.size(), static_cast<uint32_t>(d.masked_crc32c())});
   }
   return m;
 }

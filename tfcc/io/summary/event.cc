@@ -2,49 +2,15 @@
 
 #include <cstring>
 
-#include "tfcc/io/summary/proto_decoder.h"
-#include "tfcc/io/summary/proto_encoder.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/summary.pb.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::summary {
 
-using io::proto::Decoder;
-using io::proto::Encoder;
-using io::proto::Field;
+namespace pb = ::tensorflow;
 
 namespace {
-
-std::string serialize_shape(const std::vector<int64_t>& shape) {
-  Encoder s;
-  for (int64_t d : shape) {
-    Encoder dim;
-    if (d != 0) dim.int64_field(1, d);
-    s.message_field(2, dim);
-  }
-  return s.release();
-}
-
-std::vector<int64_t> parse_shape(std::string_view bytes) {
-  std::vector<int64_t> shape;
-  Decoder d(bytes, "TensorShapeProto");
-  Field f;
-  while (d.next(f)) {
-    if (f.number == 3 && f.as_int64() != 0) {
-      throw DataLossError("malformed TensorShapeProto: unknown rank in a summary tensor");
-    }
-    if (f.number != 2) continue;
-    int64_t size = 0;
-    Decoder dim(f.as_bytes(), "TensorShapeProto.Dim");
-    Field g;
-    while (dim.next(g)) {
-      if (g.number == 1) size = g.as_int64();
-    }
-    if (size < 0)
-      throw DataLossError("malformed TensorShapeProto: negative dimension in a summary");
-    shape.push_back(size);
-  }
-  return shape;
-}
 
 template <typename T>
 void append_le_values(const std::string& content, std::vector<double>& out) {
@@ -118,246 +84,154 @@ std::vector<double> TensorProto::to_doubles() const {
                                               " values for a shape of ", n, " elements"));
 }
 
-std::string TensorProto::serialize() const {
-  Encoder e;
-  if (dtype != 0) e.varint_field(1, static_cast<uint64_t>(dtype));
-  e.bytes_field(2, serialize_shape(shape));
-  if (!tensor_content.empty()) e.bytes_field(4, tensor_content);
-  e.packed_float_field(5, float_val);
-  e.packed_double_field(6, double_val);
-  e.packed_int64_field(7, int_val);
-  for (const auto& s : string_val) e.bytes_field(8, s);
-  e.packed_int64_field(10, int64_val);
-  return e.release();
+namespace {
+
+// Each struct to its generated message and back. Only the fields the structs model are copied;
+// a parsed message's other fields are dropped.
+
+void to_proto(const TensorProto& t, pb::TensorProto& p) {
+  p.set_dtype(static_cast<pb::DataType>(t.dtype));
+  pb::TensorShapeProto* shape = p.mutable_tensor_shape();  // written even for a scalar, as TF
+  for (int64_t d : t.shape) shape->add_dim()->set_size(d);
+  p.set_tensor_content(t.tensor_content);
+  p.mutable_float_val()->Add(t.float_val.begin(), t.float_val.end());
+  p.mutable_double_val()->Add(t.double_val.begin(), t.double_val.end());
+  for (int64_t v : t.int_val) p.add_int_val(static_cast<int32_t>(v));
+  for (const std::string& v : t.string_val) p.add_string_val(v);
+  p.mutable_int64_val()->Add(t.int64_val.begin(), t.int64_val.end());
 }
 
-TensorProto TensorProto::parse(std::string_view bytes) {
+TensorProto from_proto(const pb::TensorProto& p) {
   TensorProto t;
-  Decoder d(bytes, "TensorProto");
-  Field f;
-  while (d.next(f)) {
-    switch (f.number) {
-      case 1:
-        t.dtype = static_cast<int>(f.as_int64());
-        break;
-      case 2:
-        t.shape = parse_shape(f.as_bytes());
-        break;
-      case 4:
-        t.tensor_content = std::string(f.as_bytes());
-        break;
-      case 5:
-        io::proto::append_repeated(f, t.float_val);
-        break;
-      case 6:
-        io::proto::append_repeated(f, t.double_val);
-        break;
-      case 7:
-        io::proto::append_repeated(f, t.int_val);
-        break;
-      case 8:
-        t.string_val.emplace_back(f.as_bytes());
-        break;
-      case 10:
-        io::proto::append_repeated(f, t.int64_val);
-        break;
-      default:
-        break;
-    }
+  t.dtype = p.dtype();
+  if (p.tensor_shape().unknown_rank()) {
+    throw DataLossError("malformed TensorShapeProto: unknown rank in a summary tensor");
   }
+  for (const auto& dim : p.tensor_shape().dim()) {
+    if (dim.size() < 0) {
+      throw DataLossError("malformed TensorShapeProto: negative dimension in a summary");
+    }
+    t.shape.push_back(dim.size());
+  }
+  t.tensor_content = p.tensor_content();
+  t.float_val.assign(p.float_val().begin(), p.float_val().end());
+  t.double_val.assign(p.double_val().begin(), p.double_val().end());
+  t.int_val.assign(p.int_val().begin(), p.int_val().end());
+  t.string_val.assign(p.string_val().begin(), p.string_val().end());
+  t.int64_val.assign(p.int64_val().begin(), p.int64_val().end());
   return t;
 }
 
-std::string SummaryMetadata::serialize() const {
-  Encoder e;
-  Encoder plugin;
-  if (!plugin_name.empty()) plugin.string_field(1, plugin_name);
-  if (!plugin_content.empty()) plugin.bytes_field(2, plugin_content);
-  if (!plugin.data().empty()) e.message_field(1, plugin);
-  if (!display_name.empty()) e.string_field(2, display_name);
-  if (!summary_description.empty()) e.string_field(3, summary_description);
-  if (data_class != 0) e.varint_field(4, static_cast<uint64_t>(data_class));
-  return e.release();
-}
-
-SummaryMetadata SummaryMetadata::parse(std::string_view bytes) {
-  SummaryMetadata m;
-  Decoder d(bytes, "SummaryMetadata");
-  Field f;
-  while (d.next(f)) {
-    if (f.number == 1) {
-      Decoder p(f.as_bytes(), "SummaryMetadata.PluginData");
-      Field g;
-      while (p.next(g)) {
-        if (g.number == 1) m.plugin_name = std::string(g.as_bytes());
-        if (g.number == 2) m.plugin_content = std::string(g.as_bytes());
-      }
-    } else if (f.number == 2) {
-      m.display_name = std::string(f.as_bytes());
-    } else if (f.number == 3) {
-      m.summary_description = std::string(f.as_bytes());
-    } else if (f.number == 4) {
-      m.data_class = static_cast<int>(f.as_int64());
-    }
+void to_proto(const SummaryMetadata& m, pb::SummaryMetadata& p) {
+  if (!m.plugin_name.empty() || !m.plugin_content.empty()) {
+    p.mutable_plugin_data()->set_plugin_name(m.plugin_name);
+    p.mutable_plugin_data()->set_content(m.plugin_content);
   }
-  return m;
+  p.set_display_name(m.display_name);
+  p.set_summary_description(m.summary_description);
+  p.set_data_class(static_cast<pb::DataClass>(m.data_class));
 }
 
-std::string HistogramProto::serialize() const {
-  Encoder e;
-  if (min != 0) e.double_field(1, min);
-  if (max != 0) e.double_field(2, max);
-  if (num != 0) e.double_field(3, num);
-  if (sum != 0) e.double_field(4, sum);
-  if (sum_squares != 0) e.double_field(5, sum_squares);
-  e.packed_double_field(6, bucket_limit);
-  e.packed_double_field(7, bucket);
-  return e.release();
+SummaryMetadata from_proto(const pb::SummaryMetadata& p) {
+  return {.plugin_name = p.plugin_data().plugin_name(),
+          .plugin_content = p.plugin_data().content(),
+          .display_name = p.display_name(),
+          .summary_description = p.summary_description(),
+          .data_class = p.data_class()};
 }
 
-HistogramProto HistogramProto::parse(std::string_view bytes) {
-  HistogramProto h;
-  Decoder d(bytes, "HistogramProto");
-  Field f;
-  while (d.next(f)) {
-    switch (f.number) {
-      case 1:
-        h.min = f.as_double();
-        break;
-      case 2:
-        h.max = f.as_double();
-        break;
-      case 3:
-        h.num = f.as_double();
-        break;
-      case 4:
-        h.sum = f.as_double();
-        break;
-      case 5:
-        h.sum_squares = f.as_double();
-        break;
-      case 6:
-        io::proto::append_repeated(f, h.bucket_limit);
-        break;
-      case 7:
-        io::proto::append_repeated(f, h.bucket);
-        break;
-      default:
-        break;
-    }
+void to_proto(const HistogramProto& h, pb::HistogramProto& p) {
+  p.set_min(h.min);
+  p.set_max(h.max);
+  p.set_num(h.num);
+  p.set_sum(h.sum);
+  p.set_sum_squares(h.sum_squares);
+  p.mutable_bucket_limit()->Add(h.bucket_limit.begin(), h.bucket_limit.end());
+  p.mutable_bucket()->Add(h.bucket.begin(), h.bucket.end());
+}
+
+HistogramProto from_proto(const pb::HistogramProto& p) {
+  return {.min = p.min(),
+          .max = p.max(),
+          .num = p.num(),
+          .sum = p.sum(),
+          .sum_squares = p.sum_squares(),
+          .bucket_limit = {p.bucket_limit().begin(), p.bucket_limit().end()},
+          .bucket = {p.bucket().begin(), p.bucket().end()}};
+}
+
+void to_proto(const SummaryValue& v, pb::Summary::Value& p) {
+  p.set_tag(v.tag);
+  if (v.simple_value) p.set_simple_value(*v.simple_value);
+  if (v.image) {
+    pb::Summary::Image* im = p.mutable_image();
+    im->set_height(v.image->height);
+    im->set_width(v.image->width);
+    im->set_colorspace(v.image->colorspace);
+    im->set_encoded_image_string(v.image->encoded_image_string);
   }
-  return h;
+  if (v.histo) to_proto(*v.histo, *p.mutable_histo());
+  if (v.tensor) to_proto(*v.tensor, *p.mutable_tensor());
+  if (v.metadata) to_proto(*v.metadata, *p.mutable_metadata());
 }
 
-std::string SummaryImage::serialize() const {
-  Encoder e;
-  if (height != 0) e.int64_field(1, height);
-  if (width != 0) e.int64_field(2, width);
-  if (colorspace != 0) e.int64_field(3, colorspace);
-  if (!encoded_image_string.empty()) e.bytes_field(4, encoded_image_string);
-  return e.release();
-}
-
-SummaryImage SummaryImage::parse(std::string_view bytes) {
-  SummaryImage im;
-  Decoder d(bytes, "Summary.Image");
-  Field f;
-  while (d.next(f)) {
-    if (f.number == 1) im.height = static_cast<int>(f.as_int64());
-    if (f.number == 2) im.width = static_cast<int>(f.as_int64());
-    if (f.number == 3) im.colorspace = static_cast<int>(f.as_int64());
-    if (f.number == 4) im.encoded_image_string = std::string(f.as_bytes());
-  }
-  return im;
-}
-
-std::string SummaryValue::serialize() const {
-  Encoder e;
-  e.string_field(1, tag);
-  if (simple_value) e.float_field(2, *simple_value);
-  if (image) e.bytes_field(4, image->serialize());
-  if (histo) e.bytes_field(5, histo->serialize());
-  if (tensor) e.bytes_field(8, tensor->serialize());
-  if (metadata) e.bytes_field(9, metadata->serialize());
-  return e.release();
-}
-
-SummaryValue SummaryValue::parse(std::string_view bytes) {
+SummaryValue from_proto(const pb::Summary::Value& p) {
   SummaryValue v;
-  Decoder d(bytes, "Summary.Value");
-  Field f;
-  while (d.next(f)) {
-    switch (f.number) {
-      case 1:
-        v.tag = std::string(f.as_bytes());
-        break;
-      case 2:
-        v.simple_value = f.as_float();
-        break;
-      case 4:
-        v.image = SummaryImage::parse(f.as_bytes());
-        break;
-      case 5:
-        v.histo = HistogramProto::parse(f.as_bytes());
-        break;
-      case 8:
-        v.tensor = TensorProto::parse(f.as_bytes());
-        break;
-      case 9:
-        v.metadata = SummaryMetadata::parse(f.as_bytes());
-        break;
-      default:
-        break;
-    }
+  v.tag = p.tag();
+  if (p.has_simple_value()) v.simple_value = p.simple_value();
+  if (p.has_image()) {
+    const pb::Summary::Image& im = p.image();
+    v.image = SummaryImage{.height = im.height(),
+                           .width = im.width(),
+                           .colorspace = im.colorspace(),
+                           .encoded_image_string = im.encoded_image_string()};
   }
+  if (p.has_histo()) v.histo = from_proto(p.histo());
+  if (p.has_tensor()) v.tensor = from_proto(p.tensor());
+  if (p.has_metadata()) v.metadata = from_proto(p.metadata());
   return v;
 }
 
+}  // namespace
+
+std::string TensorProto::serialize() const {
+  pb::TensorProto p;
+  to_proto(*this, p);
+  return io::proto::serialize(p);
+}
+
+TensorProto TensorProto::parse(std::string_view bytes) {
+  pb::TensorProto p;
+  io::proto::parse(p, bytes, "");
+  return from_proto(p);
+}
+
 std::string Event::serialize() const {
-  Encoder e;
-  if (wall_time != 0) e.double_field(1, wall_time);
-  if (step != 0) e.int64_field(2, step);
-  if (!file_version.empty()) e.string_field(3, file_version);
-  if (!graph_def.empty()) e.bytes_field(4, graph_def);
+  pb::Event p;
+  p.set_wall_time(wall_time);
+  p.set_step(step);
+  const int what = !file_version.empty() + !graph_def.empty() + (has_summary || !summary.empty());
+  TFCC_CHECK_ARG(what <= 1, "Event: file_version, graph_def and summary are alternatives (the ",
+                 "oneof `what` of event.proto); set one of them");
+  if (!file_version.empty()) p.set_file_version(file_version);
+  if (!graph_def.empty()) p.set_graph_def(graph_def);
   if (has_summary || !summary.empty()) {
-    Encoder s;
-    for (const auto& v : summary) s.bytes_field(1, v.serialize());
-    e.message_field(5, s);
+    pb::Summary* s = p.mutable_summary();
+    for (const SummaryValue& v : summary) to_proto(v, *s->add_value());
   }
-  return e.release();
+  return io::proto::serialize(p);
 }
 
 Event Event::parse(std::string_view bytes) {
+  pb::Event p;
+  io::proto::parse(p, bytes, "");
   Event ev;
-  Decoder d(bytes, "Event");
-  Field f;
-  while (d.next(f)) {
-    switch (f.number) {
-      case 1:
-        ev.wall_time = f.as_double();
-        break;
-      case 2:
-        ev.step = f.as_int64();
-        break;
-      case 3:
-        ev.file_version = std::string(f.as_bytes());
-        break;
-      case 4:
-        ev.graph_def = std::string(f.as_bytes());
-        break;
-      case 5: {
-        ev.has_summary = true;
-        Decoder s(f.as_bytes(), "Summary");
-        Field g;
-        while (s.next(g)) {
-          if (g.number == 1) ev.summary.push_back(SummaryValue::parse(g.as_bytes()));
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
+  ev.wall_time = p.wall_time();
+  ev.step = p.step();
+  ev.file_version = p.file_version();
+  ev.graph_def = p.graph_def();
+  ev.has_summary = p.has_summary();
+  for (const pb::Summary::Value& v : p.summary().value()) ev.summary.push_back(from_proto(v));
   return ev;
 }
 

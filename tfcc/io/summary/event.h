@@ -1,8 +1,7 @@
-// The messages of a TensorBoard event file, as plain C++ structs that serialise to (and parse
-// from) the protobuf bytes TensorFlow writes: Event, Summary.Value, TensorProto, SummaryMetadata,
-// HistogramProto and Summary.Image. Field numbers are listed in
-// shared/research/formats.md §1.4-1.5; only the fields TensorBoard uses are modelled, others are
-// skipped when parsing.
+// The messages of a TensorBoard event file, as plain C++ structs: Event, Summary.Value,
+// TensorProto, SummaryMetadata, HistogramProto and Summary.Image. Event serialises to (and parses
+// from) the bytes TensorFlow writes through the generated classes of tfcc/io/proto/summary.proto;
+// only the fields TensorBoard uses are modelled, others are dropped when parsing.
 //
 //   tfcc::summary::Event event;
 //   event.wall_time = 1700000001.25;
@@ -74,9 +73,6 @@ struct SummaryMetadata {
   std::string display_name;
   std::string summary_description;
   int data_class = kDataClassUnknown;
-
-  std::string serialize() const;
-  static SummaryMetadata parse(std::string_view bytes);
 };
 
 /// tensorflow.HistogramProto (TF1-style histograms; TF2 writes a [k, 3] tensor instead).
@@ -84,18 +80,12 @@ struct HistogramProto {
   double min = 0, max = 0, num = 0, sum = 0, sum_squares = 0;
   std::vector<double> bucket_limit;
   std::vector<double> bucket;
-
-  std::string serialize() const;
-  static HistogramProto parse(std::string_view bytes);
 };
 
 /// tensorflow.Summary.Image (TF1-style images).
 struct SummaryImage {
   int height = 0, width = 0, colorspace = 0;
   std::string encoded_image_string;
-
-  std::string serialize() const;
-  static SummaryImage parse(std::string_view bytes);
 };
 
 /// tensorflow.Summary.Value: one tagged value.
@@ -106,9 +96,6 @@ struct SummaryValue {
   std::optional<HistogramProto> histo;
   std::optional<TensorProto> tensor;
   std::optional<SummaryMetadata> metadata;
-
-  std::string serialize() const;
-  static SummaryValue parse(std::string_view bytes);
 };
 
 /// tensorflow.Event: one record of an event file.
@@ -123,8 +110,10 @@ struct Event {
   std::vector<SummaryValue> summary;
   bool has_summary = false;
 
+  /// The event's bytes; InvalidArgumentError if more than one of file_version, graph_def and
+  /// summary is set (they are a oneof in event.proto).
   std::string serialize() const;
-  /// Parses one event; DataLossError("malformed Event: ...") on bad bytes.
+  /// Parses one event; DataLossError("malformed Event ...") on bad bytes.
   static Event parse(std::string_view bytes);
 };
 

@@ -3,49 +3,57 @@
 #include <set>
 
 #include "tfcc/io/checkpoint/bundle_proto.h"
+#include "tfcc/io/proto/graph.pb.h"
 #include "tfcc/io/summary/event.h"
 #include "tfcc/io/summary/summary_writer.h"
 
 namespace tfcc::summary {
 namespace {
 
-ShapeAttr shape_attr(const PartialShape& s) {
-  ShapeAttr out;
+tensorflow::DataType tf_type(DType dtype) {
+  return static_cast<tensorflow::DataType>(checkpoint::tf_datatype(dtype));
+}
+
+void set_shape(const PartialShape& s, tensorflow::TensorShapeProto& out) {
   if (!s.rank_known()) {
-    out.unknown_rank = true;
-  } else {
-    out.dims = s.dims();
+    out.set_unknown_rank(true);
+    return;
   }
-  return out;
+  for (int64_t d : s.dims()) out.add_dim()->set_size(d);
 }
 
 // Registry attributes in TensorFlow's AttrValue form. Tensors are shown by their shape;
 // variables (resources) by their name.
-bool convert_attr(const tfcc::AttrValue& value, AttrValue& out) {
+bool convert_attr(const tfcc::AttrValue& value, tensorflow::AttrValue& out) {
   if (auto* i = std::get_if<int64_t>(&value)) {
-    out = AttrValue::integer(*i);
+    out.set_i(*i);
   } else if (auto* d = std::get_if<double>(&value)) {
-    out = AttrValue::floating(static_cast<float>(*d));
+    out.set_f(static_cast<float>(*d));
   } else if (auto* b = std::get_if<bool>(&value)) {
-    out = AttrValue::boolean(*b);
+    out.set_b(*b);
   } else if (auto* s = std::get_if<std::string>(&value)) {
-    out = AttrValue::string(*s);
+    out.set_s(*s);
   } else if (auto* t = std::get_if<DType>(&value)) {
-    out = AttrValue::type_of(checkpoint::tf_datatype(*t));
+    out.set_type(tf_type(*t));
   } else if (auto* is = std::get_if<std::vector<int64_t>>(&value)) {
-    out = AttrValue::int_list(*is);
+    out.mutable_list()->mutable_i()->Add(is->begin(), is->end());
   } else if (auto* ds = std::get_if<std::vector<double>>(&value)) {
-    out = AttrValue::float_list(std::vector<float>(ds->begin(), ds->end()));
+    for (double x : *ds) out.mutable_list()->add_f(static_cast<float>(x));
   } else if (auto* tensor = std::get_if<Tensor>(&value)) {
     if (!tensor->defined()) return false;
-    out = AttrValue::shape_of(shape_attr(tensor->partial_shape()));
+    set_shape(tensor->partial_shape(), *out.mutable_shape());
   } else if (auto* var = std::get_if<std::shared_ptr<VariableState>>(&value)) {
     if (!*var) return false;
-    out = AttrValue::string((*var)->name);
+    out.set_s((*var)->name);
   } else {
     return false;
   }
   return true;
+}
+
+void set_output_shapes(const std::vector<PartialShape>& shapes, NodeDef& def) {
+  tensorflow::AttrValue::ListValue* list = (*def.mutable_attr())["_output_shapes"].mutable_list();
+  for (const PartialShape& s : shapes) set_shape(s, *list->add_shape());
 }
 
 class Exporter {
@@ -59,36 +67,32 @@ class Exporter {
       return name;
     };
     for (const graph::Node& n : g.nodes()) {
-      NodeDef def;
-      def.name = prefix + n.name;
-      used_.insert(def.name);
+      NodeDef& def = *out_.add_node();
+      def.set_name(prefix + n.name);
+      used_.insert(def.name());
       switch (n.kind) {
         case graph::NodeKind::kArg:
-          def.op = "Placeholder";
+          def.set_op("Placeholder");
           break;
         case graph::NodeKind::kConst:
-          def.op = "Const";
+          def.set_op("Const");
           break;
         default:
-          def.op = n.type_name();
+          def.set_op(n.type_name());
       }
-      for (const auto& in : n.inputs) def.input.push_back(ref(in));
+      for (const auto& in : n.inputs) def.add_input(ref(in));
+      auto& attr = *def.mutable_attr();
       for (const auto& [key, value] : n.attrs.items()) {
-        AttrValue a;
-        if (convert_attr(value, a)) def.attr[key] = std::move(a);
+        tensorflow::AttrValue a;
+        if (convert_attr(value, a)) attr[key] = std::move(a);
       }
       if (n.num_outputs() == 1 &&
           (n.kind == graph::NodeKind::kArg || n.kind == graph::NodeKind::kConst)) {
-        def.attr["dtype"] = AttrValue::type_of(checkpoint::tf_datatype(n.dtypes[0]));
-      } else if (n.num_outputs() > 0 && !def.attr.count("T")) {
-        def.attr["T"] = AttrValue::type_of(checkpoint::tf_datatype(n.dtypes[0]));
+        attr["dtype"].set_type(tf_type(n.dtypes[0]));
+      } else if (n.num_outputs() > 0 && !attr.contains("T")) {
+        attr["T"].set_type(tf_type(n.dtypes[0]));
       }
-      if (n.num_outputs() > 0) {
-        std::vector<ShapeAttr> shapes;
-        for (const auto& s : n.shapes) shapes.push_back(shape_attr(s));
-        def.attr["_output_shapes"] = AttrValue::shape_list(std::move(shapes));
-      }
-      out_.node.push_back(std::move(def));
+      if (n.num_outputs() > 0) set_output_shapes(n.shapes, def);
       static const char* kIfNames[] = {"then", "else"};
       static const char* kWhileNames[] = {"cond", "body"};
       for (size_t i = 0; i < n.subgraphs.size(); ++i) {
@@ -107,13 +111,12 @@ class Exporter {
     if (!with_outputs) return;
     for (size_t i = 0; i < g.outputs().size(); ++i) {
       graph::ValueRef v = g.outputs()[i];
-      NodeDef id;
-      id.name = unique(i == 0 ? "Identity" : "Identity_" + std::to_string(i));
-      id.op = "Identity";
-      id.input.push_back(ref(v));
-      id.attr["T"] = AttrValue::type_of(checkpoint::tf_datatype(g.dtype(v)));
-      id.attr["_output_shapes"] = AttrValue::shape_list({shape_attr(g.shape(v))});
-      out_.node.push_back(std::move(id));
+      NodeDef& id = *out_.add_node();
+      id.set_name(unique(i == 0 ? "Identity" : "Identity_" + std::to_string(i)));
+      id.set_op("Identity");
+      id.add_input(ref(v));
+      (*id.mutable_attr())["T"].set_type(tf_type(g.dtype(v)));
+      set_output_shapes({g.shape(v)}, id);
     }
   }
 

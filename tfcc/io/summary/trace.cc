@@ -5,8 +5,9 @@
 #include <vector>
 
 #include "tfcc/graph/trace/concrete_function.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/summary.pb.h"
 #include "tfcc/io/summary/graph_export.h"
-#include "tfcc/io/summary/proto_encoder.h"
 #include "tfcc/io/summary/summary.h"
 #include "tfcc/io/summary/summary_trace.h"
 #include "tfcc/platform/errors.h"
@@ -14,11 +15,6 @@
 
 namespace tfcc::summary {
 namespace {
-
-// RunMetadata.function_graphs = 4; FunctionGraphs.pre_optimization_graph = 2
-// (tensorflow/core/protobuf/config.proto).
-constexpr int kFunctionGraphsField = 4;
-constexpr int kPreOptimizationGraphField = 2;
 
 // Process-wide like TensorFlow's trace context: trace_on on one thread records the functions run
 // by any thread.
@@ -36,13 +32,11 @@ Recorder& recorder() {
 }  // namespace
 
 std::string run_metadata_with_graphs(const std::vector<GraphDef>& graphs) {
-  io::proto::Encoder run_metadata;
+  tensorflow::RunMetadata run_metadata;
   for (const GraphDef& g : graphs) {
-    io::proto::Encoder function_graphs;
-    function_graphs.bytes_field(kPreOptimizationGraphField, g.serialize());
-    run_metadata.message_field(kFunctionGraphsField, function_graphs);
+    *run_metadata.add_function_graphs()->mutable_pre_optimization_graph() = g;
   }
-  return run_metadata.release();
+  return io::proto::serialize(run_metadata);
 }
 
 void trace_on(bool graph, bool profiler) {

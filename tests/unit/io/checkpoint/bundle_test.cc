@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "tfcc/io/checkpoint/proto_wire.h"
+#include "tfcc/io/checkpoint/coding.h"
 #include "tfcc/io/checkpoint/table.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"

@@ -2,7 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/io/summary/summary_test_util.h"
-#include "tfcc/io/summary/proto_decoder.h"
+#include "tfcc/io/proto/message_io.h"
+#include "tfcc/io/proto/summary.pb.h"
 #include "tfcc/io/summary/summary.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/tfcc.h"
@@ -188,17 +189,10 @@ TEST_F(SummaryTraceTest, SummaryInsideWhileLoopWritesEveryIteration) {
 
 // The GraphDefs inside a serialized RunMetadata (function_graphs[i].pre_optimization_graph).
 std::vector<GraphDef> function_graphs(std::string_view run_metadata) {
+  tensorflow::RunMetadata m;
+  io::proto::parse(m, run_metadata, "RunMetadata");
   std::vector<GraphDef> out;
-  io::proto::Decoder d(run_metadata, "RunMetadata");
-  io::proto::Field f;
-  while (d.next(f)) {
-    if (f.number != 4) continue;
-    io::proto::Decoder fg(f.as_bytes(), "FunctionGraphs");
-    io::proto::Field g;
-    while (fg.next(g)) {
-      if (g.number == 2) out.push_back(GraphDef::parse(g.as_bytes()));
-    }
-  }
+  for (const auto& fg : m.function_graphs()) out.push_back(fg.pre_optimization_graph());
   return out;
 }
 
@@ -227,7 +221,7 @@ TEST_F(SummaryTraceTest, TraceExportWritesTheGraphsOfFunctionsThatRan) {
   std::vector<GraphDef> graphs = function_graphs(value.tensor->string_val[0]);
   ASSERT_EQ(graphs.size(), 1u);
   bool has_matmul = false;
-  for (const NodeDef& n : graphs[0].node) has_matmul |= n.op == "MatMul";
+  for (const NodeDef& n : graphs[0].node()) has_matmul |= n.op() == "MatMul";
   EXPECT_TRUE(has_matmul);
   // Tracing stopped: a second export is an error, and later runs are not recorded.
   EXPECT_THROW(trace_export("again", 1), FailedPreconditionError);
