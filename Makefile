@@ -5,19 +5,27 @@
 #   make bench      builds and runs the benchmarks (tfcc next to its peers), prints tables
 #   make fuzz       builds the libFuzzer targets with clang and runs each FUZZ_RUNS times
 #                   (FUZZ_TARGETS="tfrecord_fuzz ..." runs only those)
+#   make ci-extra   what CI adds to `make test`: the libraries built by clang (ASan), every fuzz
+#                   target for FUZZ_SMOKE_RUNS executions, the parsers' tests under ASan
 #   make test-tsan  the data pipeline tests under ThreadSanitizer
 JOBS ?= $(shell nproc)
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 FUZZ_BUILD ?= build/fuzz
 FUZZ_RUNS ?= 1000000
+FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_SMOKE_SECONDS ?= 60
+FUZZ_CI_TARGETS ?= tfcc_keras tfcc_distribute tfcc_cli fuzz_targets io_tests data_tests
 FUZZ_TARGETS ?=
 TSAN_BUILD ?= build/tsan
 CMAKE_FLAGS ?=
 # Paths under the checkout are hashed relative to it, so every clone shares one ccache.
 export CCACHE_BASEDIR ?= $(CURDIR)
+# The sanitizer and fuzz builds carry debug info, which puts the build directory into each
+# object's hash unless ccache is told not to hash it.
+export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz bench format clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz ci-extra bench format clean
 
 all: build
 
@@ -53,16 +61,33 @@ test-asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 # libFuzzer needs clang, version 16 (clang 14 lacks the builtin that libstdc++ 12's
-# std::source_location needs): the whole tree is instrumented for coverage + ASan, each
-# fuzz/*_fuzz.cc links the fuzzer driver, and scripts/run-fuzz.sh prints each target's execution count.
-$(FUZZ_BUILD)/CMakeCache.txt:
+# std::source_location needs). One clang build serves three purposes: the tree is compiled by
+# clang with -Werror and instrumented for coverage + ASan; each fuzz/*_fuzz.cc links the fuzzer
+# driver; the test binaries run under ASan (`cmake --build build/fuzz` builds all of it).
+# -O1 -gline-tables-only: file:line in reports at a fraction of -O2 -g's compile and link time
+# (libFuzzer's own recommendation is -O1 or -O2).
+# Re-configured when this Makefile changes, so a build/fuzz made by an older one takes new flags.
+$(FUZZ_BUILD)/CMakeCache.txt: Makefile
 	CC=clang-16 CXX=clang++-16 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DTFCC_FUZZ=ON -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCHMARKS=OFF \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+	  -DTFCC_FUZZ=ON -DTFCC_BUILD_TESTS=ON -DTFCC_BUILD_BENCHMARKS=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer" $(CMAKE_FLAGS)
+	touch $@
 
+# The long runs: FUZZ_RUNS executions of each target (only the fuzz targets and what they link
+# are built).
 fuzz: deps $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
 	bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_TARGETS)
+
+# What CI runs after `make test` (.ci/run): every library, the CLI, the fuzz targets and the
+# parsers' test binaries built by clang in $(FUZZ_BUILD) (FUZZ_CI_TARGETS=all adds the other test
+# binaries and the examples), each fuzz target for FUZZ_SMOKE_RUNS executions from its corpus (at
+# most FUZZ_SMOKE_SECONDS each), and the parsers' tests under ASan.
+ci-extra: deps $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_CI_TARGETS)
+	FUZZ_MAX_TOTAL_TIME=$(FUZZ_SMOKE_SECONDS) bash scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_RUNS)
+	bash scripts/run-asan-parsers.sh $(FUZZ_BUILD)
 
 # ThreadSanitizer over the input pipeline's tests (worker threads, prefetch, early destruction).
 # OMP_NUM_THREADS=1: GCC's OpenMP runtime is not TSan-instrumented and would report its own sync.

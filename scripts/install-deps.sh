@@ -10,7 +10,7 @@ packages=(
   dataset-fashion-mnist
   libopenmpi-dev openmpi-bin
   clang clang-format libclang-rt-14-dev
-  clang-16 libclang-rt-16-dev libomp-16-dev
+  clang-16 libclang-rt-16-dev libomp-16-dev llvm-16
   protobuf-compiler libprotobuf-dev
   libhdf5-dev nlohmann-json3-dev
 )

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <tuple>
 
 #include "tfcc/keras/models/distributed.h"
 #include "tfcc/tfcc.h"
@@ -23,6 +24,8 @@ MultiWorkerMirroredStrategy& strategy() {
 }
 
 // A fixed data set (the same on every rank): 3 classes from 4 features.
+// Callers unpack with std::tie, not a structured binding: the tests capture x and y in lambdas,
+// which clang 16 does not allow for a binding when OpenMP is on.
 std::pair<Tensor, Tensor> data(int64_t n) {
   Tensor x = random::stateless_normal({n, 4}, {5, 1});
   Tensor y = argmax(matmul(x, random::stateless_normal({4, 3}, {5, 2})), 1);
@@ -108,7 +111,8 @@ void check_against_single_process(bool eager, Fit fit_fn) {
 }
 
 TEST(DistributedFit, TensorsMatchOneProcessOnTheGlobalBatches) {
-  auto [x, y] = data(96);
+  Tensor x, y;
+  std::tie(x, y) = data(96);
   check_against_single_process(false, [&](Model& m) {
     return m.fit(x, y, {.batch_size = 32, .epochs = 3, .verbose = 0, .shuffle = false});
   });
@@ -145,15 +149,18 @@ TEST(DistributedFit, EachRankTrainsOnItsShareOfTheGlobalBatch) {
 }
 
 TEST(DistributedFit, EagerStepsMatchToo) {
-  auto [x, y] = data(64);
+  Tensor x, y;
+  std::tie(x, y) = data(64);
   check_against_single_process(true, [&](Model& m) {
     return m.fit(x, y, {.batch_size = 16, .epochs = 2, .verbose = 0, .shuffle = false});
   });
 }
 
 TEST(DistributedFit, DatasetWithValidationMatchesOneProcess) {
-  auto [x, y] = data(128);
-  auto [vx, vy] = data(40);
+  Tensor x, y;
+  std::tie(x, y) = data(128);
+  Tensor vx, vy;
+  std::tie(vx, vy) = data(40);
   check_against_single_process(false, [&](Model& m) {
     // A seeded shuffle: every rank (and the reference) reads the same global batches.
     auto ds = data::Dataset::from_tensor_slices({x, y}).shuffle(128, {.seed = 3}).batch(32);
@@ -162,7 +169,8 @@ TEST(DistributedFit, DatasetWithValidationMatchesOneProcess) {
 }
 
 TEST(DistributedFit, EvaluateIsGlobalAndPredictIsLocal) {
-  auto [x, y] = data(64);
+  Tensor x, y;
+  std::tie(x, y) = data(64);
   std::optional<Sequential> dist;
   {
     auto scope = strategy().scope();
@@ -251,7 +259,8 @@ TEST(DistributedFit, AllReduceInsideATracedCustomStepEqualsTheEagerOne) {
 }
 
 TEST(DistributedFit, CollectiveStatsCountTheSteps) {
-  auto [x, y] = data(64);
+  Tensor x, y;
+  std::tie(x, y) = data(64);
   auto scope = strategy().scope();
   Sequential m = mlp();
   m.compile(options());

@@ -136,14 +136,15 @@ std::vector<OpRow> binary_rows() {
     OpRow row = binary_row(name, op, {bool_}, api(f), ref, bool_cases);
     row.cases.erase(row.cases.begin(), row.cases.begin() + 8);
     if (std::string(op).empty()) row.ops.clear();
-    row.invalid = {{"float inputs", [f] { f(constant({1.f}), constant({0.f}), Loc::current()); },
-                    ErrorCode::kInvalidArgument, "[Op:"},
-                   {"incompatible shapes",
-                    [f] {
-                      f(Tensor::from_vector<bool>({true, false}),
-                        Tensor::from_vector<bool>({true, false, true}), Loc::current());
-                    },
-                    ErrorCode::kInvalidArgument, "Incompatible shapes"}};
+    row.invalid = {
+        {"float inputs", [f = f] { f(constant({1.f}), constant({0.f}), Loc::current()); },
+         ErrorCode::kInvalidArgument, "[Op:"},
+        {"incompatible shapes",
+         [f = f] {
+           f(Tensor::from_vector<bool>({true, false}),
+             Tensor::from_vector<bool>({true, false, true}), Loc::current());
+         },
+         ErrorCode::kInvalidArgument, "Incompatible shapes"}};
     rows.push_back(std::move(row));
   }
   return rows;

@@ -28,7 +28,8 @@ std::vector<OpRow> unary_rows() {
                Tensor (*fn)(const Tensor&, Loc), double (*ref)(double),
                std::vector<Case> extra = {}) -> OpRow& {
     rows.push_back(unary_row(
-        name, op, dtypes, [fn](const Tensor& x) { return fn(x, Loc::current()); }, ref, extra));
+        name, op, dtypes, [fn = fn](const Tensor& x) { return fn(x, Loc::current()); }, ref,
+        extra));
     return rows.back();
   };
   U(
@@ -82,7 +83,8 @@ std::vector<OpRow> unary_rows() {
         std::tuple{"is_finite", "IsFinite", &is_finite,
                    +[](double x) { return double(std::isfinite(x)); }}}) {
     OpRow row = unary_row(
-        name, op, kFloat, [fn](const Tensor& x) { return fn(x, Loc::current()); }, ref, specials);
+        name, op, kFloat, [fn = fn](const Tensor& x) { return fn(x, Loc::current()); }, ref,
+        specials);
     row.out_dtype = [](DType) { return bool_; };
     rows.push_back(std::move(row));
   }

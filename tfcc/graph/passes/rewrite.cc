@@ -164,7 +164,9 @@ bool attrs_equal(const Attrs& a, const Attrs& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     const auto& [ka, va] = a.items()[i];
-    const auto& [kb, vb] = b.items()[i];
+    // Not a structured binding: the lambda below captures vb, which clang 16 rejects under OpenMP.
+    const auto& kb = b.items()[i].first;
+    const auto& vb = b.items()[i].second;
     if (ka != kb || va.index() != vb.index()) return false;
     bool same = std::visit(
         [&]<typename V>(const V& x) {

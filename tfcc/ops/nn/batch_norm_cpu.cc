@@ -74,7 +74,9 @@ Dims dims_of(const Tensor& x) {
 template <typename T>
 void fused_batch_norm_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  const auto [m, c] = dims_of(x);
+  // Plain locals, not a structured binding: clang 16 cannot capture one in an OpenMP region.
+  const Dims dims = dims_of(x);
+  const int64_t m = dims.m, c = dims.c;
   const bool training = ctx.attr<bool>("is_training");
   const double eps = ctx.attr<double>("epsilon");
   const double f = ctx.attr<double>("exponential_avg_factor");
@@ -163,7 +165,9 @@ void fused_batch_norm_kernel(KernelContext& ctx) {
 template <typename T>
 void fused_batch_norm_grad_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(1);
-  const auto [m, c] = dims_of(x);
+  // Plain locals, not a structured binding: clang 16 cannot capture one in an OpenMP region.
+  const Dims dims = dims_of(x);
+  const int64_t m = dims.m, c = dims.c;
   const bool training = ctx.attr<bool>("is_training");
   const double eps = ctx.attr<double>("epsilon");
   const T* pdy = ctx.input(0).data<T>();
