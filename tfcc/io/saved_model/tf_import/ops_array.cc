@@ -135,7 +135,13 @@ void add_array_ops(std::vector<OpRow>& rows) {
   rows.push_back({"Size", {"output"}, {{"out_type", kInt32}}, "Size", [](NodeContext& c) {
                     return one(c.run1("Size", {c.in(0)}, {{"out_type", c.type("out_type")}}));
                   }});
-  rows.push_back({"Rank", {"output"}, {}, "Rank", [](NodeContext& c) {
+  rows.push_back({"Rank", {"output"}, {}, "Rank (a constant for a known rank)", [](NodeContext& c) {
+                    // A known rank folds, so what is computed from it (Range(0, Rank(x)) of a
+                    // reduction over every axis) stays known when the model is traced.
+                    const PartialShape ps = c.in(0).partial_shape();
+                    if (ps.rank_known()) {
+                      return one(Tensor::scalar<int32_t>(static_cast<int32_t>(ps.rank())));
+                    }
                     return one(c.run1("Rank", {c.in(0)}));
                   }});
   rows.push_back({"Pack", {"output"}, {{"axis", attr_i(0)}}, "ExpandDims + ConcatV2", pack});
