@@ -39,12 +39,13 @@ int compute_default() {
   return available_cpus();
 }
 
-}  // namespace
-
-int default_intra_op_parallelism_threads() {
+// What 0 resolves to (read once per process).
+int default_threads() {
   static const int n = compute_default();
   return n;
 }
+
+}  // namespace
 
 void set_intra_op_parallelism_threads(int num_threads) {
   if (num_threads < 0) {
@@ -60,7 +61,7 @@ int get_intra_op_parallelism_threads() { return g_setting.load(std::memory_order
 
 int effective_intra_op_parallelism_threads() {
   const int n = g_setting.load(std::memory_order_relaxed);
-  return n > 0 ? n : default_intra_op_parallelism_threads();
+  return n > 0 ? n : default_threads();
 }
 
 void sync_calling_thread() {

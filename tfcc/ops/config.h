@@ -1,5 +1,5 @@
 // Runtime configuration of op execution, after tf.config.threading: how many threads one op may
-// use (oneDNN's OpenMP teams and tfcc's own kernel pool, tfcc/platform/parallel.h).
+// use (OpenMP, the one threading runtime of tfcc's kernels and of oneDNN).
 //
 //   tfcc::config::threading::set_intra_op_parallelism_threads(1);   // one thread per op
 //   auto c = tfcc::matmul(a, b);                                      // runs single-threaded
@@ -13,9 +13,8 @@
 
 namespace tfcc::config::threading {
 
-/// Sets the number of threads one op may use. 0 means "let the system pick": the environment
-/// variable TFCC_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs this process may use (affinity
-/// mask capped by the cgroup CPU quota), as in TensorFlow. Negative values raise
+/// Sets the number of threads one op may use. 0 means "let the system pick" (OpenMP's default:
+/// OMP_NUM_THREADS, else the number of cores), as in TensorFlow. Negative values raise
 /// InvalidArgumentError.
 void set_intra_op_parallelism_threads(int num_threads);
 
@@ -24,10 +23,6 @@ int get_intra_op_parallelism_threads();
 
 /// The thread count ops run with now (the setting resolved: never 0).
 int effective_intra_op_parallelism_threads();
-
-/// What 0 resolves to: TFCC_NUM_THREADS, else OMP_NUM_THREADS, else tfcc::available_cpus();
-/// read once per process.
-int default_intra_op_parallelism_threads();
 
 /// Applies the current setting to the calling thread's OpenMP state when it changed since this
 /// thread last looked (one relaxed atomic load otherwise). Called by dispatch before each kernel.
