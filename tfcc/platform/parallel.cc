@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,6 +45,30 @@ inline void cpu_relax() {
 }
 
 std::atomic<int64_t> g_regions{0};
+
+// The start of chunk i of `chunks` over [0, n), rounded up to a multiple of align.
+int64_t chunk_bound(int64_t n, int64_t chunks, int64_t align, int64_t i) {
+  if (i == 0) return 0;
+  if (i == chunks) return n;
+  // n * i / chunks without overflowing for any n.
+  const int64_t b = (n / chunks) * i + (n % chunks) * i / chunks;
+  return std::min(n, (b + align - 1) / align * align);
+}
+
+// Parallel loops run as OpenMP regions (the threads oneDNN uses) unless TFCC_PARALLEL_RUNTIME=pool
+// selects tfcc's own pool. The pool is what decision 13 asks for, but next to Debian's oneDNN it
+// loses: libgomp's threads spin about 3 ms after every oneDNN region (their wait policy is read
+// when libgomp loads, before tfcc runs), so on 2 cores a pool worker shares its core with a
+// spinning OpenMP thread, and the seed CNN's 2-thread step was 1.5x slower with the pool than
+// with OpenMP regions (BENCHMARKS.md, "Busy cores"). Revisit with a oneDNN built on a thread-pool
+// runtime that can share tfcc's pool.
+bool use_openmp() {
+  static const bool v = [] {
+    const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
+    return e == nullptr || std::string(e) != "pool";
+  }();
+  return v;
+}
 thread_local bool t_in_chunk = false;
 thread_local int t_cap = 0;
 
@@ -115,13 +142,7 @@ class Pool {
   }
 
   void run_chunk(int64_t c, int64_t chunks) {
-    auto bound = [&](int64_t i) {
-      if (i == 0) return int64_t{0};
-      if (i == chunks) return n_;
-      // n_ * i / chunks without overflowing for any n_.
-      const int64_t b = (n_ / chunks) * i + (n_ % chunks) * i / chunks;
-      return std::min(n_, (b + align_ - 1) / align_ * align_);
-    };
+    auto bound = [&](int64_t i) { return chunk_bound(n_, chunks, align_, i); };
     const int64_t begin = bound(c), end = bound(c + 1);
     if (begin < end) {
       t_in_chunk = true;
@@ -177,6 +198,55 @@ class Pool {
   std::exception_ptr error_;
 };
 
+// libgomp's idle threads spin about 3 ms before sleeping, unless it manages more threads than
+// there are CPUs: then it spins 100 iterations (documented under GOMP_SPINCOUNT; checked at every
+// wait). Its spin settings are read when it loads, before tfcc runs, so to make its threads
+// sleep at once tfcc starts one parked thread that has run a 2-thread region: its team's worker
+// stays in libgomp's count. Skipped when the user chose a wait policy or spin count.
+void make_openmp_threads_block() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) {
+      return;
+    }
+    std::thread([] {
+#pragma omp parallel num_threads(2)
+      { (void)0; }
+      // Never destroyed: glibc's condition variable destructor would wait for this waiter at exit.
+      auto* mu = new std::mutex;
+      auto* never = new std::condition_variable;
+      std::unique_lock lock(*mu);
+      never->wait(lock, [] { return false; });
+    }).detach();
+  });
+}
+
+// One OpenMP region whose threads claim chunks from a shared counter (schedule(dynamic, 1)).
+void run_openmp(int64_t n, int64_t chunks, int64_t align, int threads, const RangeFn& fn) {
+  std::atomic<int64_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
+  make_openmp_threads_block();
+  g_regions.fetch_add(1, std::memory_order_relaxed);
+#pragma omp parallel num_threads(threads)
+  {
+    t_in_chunk = true;
+    for (int64_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+         c = next.fetch_add(1, std::memory_order_relaxed)) {
+      try {
+        const int64_t begin = chunk_bound(n, chunks, align, c);
+        const int64_t end = chunk_bound(n, chunks, align, c + 1);
+        if (begin < end) fn(begin, end);
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!error) error = std::current_exception();
+      }
+    }
+    t_in_chunk = false;
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 }  // namespace
 
 int threads_for(int64_t n, double cost_per_item_ns, int max_threads) {
@@ -195,6 +265,10 @@ void parallel_for(int64_t n, double cost_per_item_ns, int max_threads, RangeFn f
     align = std::max<int64_t>(align, 1);
     const int64_t units = (n + align - 1) / align;
     const int64_t chunks = std::min<int64_t>({units, kChunksPerThread * threads, kMaxChunks});
+    if (chunks > 1 && use_openmp()) {
+      run_openmp(n, chunks, align, threads, fn);
+      return;
+    }
     if (chunks > 1 && Pool::get().run(n, chunks, align, threads, fn)) return;
   }
   fn(0, n);
@@ -206,6 +280,9 @@ void cap_calling_thread(int max_threads) { t_cap = std::max(max_threads, 0); }
 
 int calling_thread_cap() { return t_cap; }
 
-void note_region() { g_regions.fetch_add(1, std::memory_order_relaxed); }
+void note_region() {
+  make_openmp_threads_block();
+  g_regions.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace tfcc::parallel

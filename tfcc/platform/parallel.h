@@ -1,9 +1,14 @@
 // Intra-op parallelism for tfcc's own kernels (ARCHITECTURE.md, decision 13): a loop over
 // [0, n) runs on the calling thread unless its estimated work pays for waking other threads;
-// when it does, it is cut into more chunks than threads and every thread, the caller included,
-// claims chunks from one atomic counter. A worker that is descheduled (a busy machine) or wakes
-// late simply claims fewer chunks: the caller waits only for chunks already running, never for
-// a worker to arrive at a barrier. Idle workers spin for a few microseconds, then block.
+// when it does, it is cut into more chunks than threads (4 per thread) and the threads claim
+// chunks from one atomic counter, so a thread that starts late (descheduled on a busy machine)
+// leaves its share to the others instead of owning a fixed slice.
+//
+// Two runtimes run the chunks. By default, one OpenMP region: the threads oneDNN also uses, so
+// the two never compete for cores (the region still ends at a barrier). With
+// TFCC_PARALLEL_RUNTIME=pool, tfcc's own pool: the caller waits only for chunks already running,
+// never for a worker to arrive, and idle workers spin 30 us and then block; it lost to OpenMP
+// next to oneDNN's spinning threads (parallel.cc says why).
 //
 //   tfcc::parallel::parallel_for(n, /*cost_per_item_ns=*/0.5, /*max_threads=*/2,
 //                                [&](int64_t lo, int64_t hi) { for (...) y[i] = x[i] + 1; });

@@ -60,8 +60,9 @@ TEST_F(Threading, OtherThreadsPickItUpAtTheirNextOp) {
 }
 
 TEST_F(Threading, ConvPrimitivesAreKeyedByThreadCount) {
-  Tensor x = random::stateless_uniform({4, 12, 12, 3}, {9, 1});
-  Tensor w = random::stateless_uniform({3, 3, 3, 8}, {9, 2});
+  // Large enough (9 MFLOP) that the cost model lets oneDNN use 2 threads.
+  Tensor x = random::stateless_uniform({4, 32, 32, 8}, {9, 1});
+  Tensor w = random::stateless_uniform({3, 3, 8, 16}, {9, 2});
   th::set_intra_op_parallelism_threads(1);
   const std::vector<float> one = conv2d(x, w, {1}, "SAME").to_vector<float>();
   const onednn::CacheStats s1 = conv_cache_stats();
