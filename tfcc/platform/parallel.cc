@@ -203,10 +203,15 @@ class Pool {
 // wait). Its spin settings are read when it loads, before tfcc runs, so to make its threads
 // sleep at once tfcc starts one parked thread that has run a 2-thread region: its team's worker
 // stays in libgomp's count. Skipped when the user chose a wait policy or spin count.
+//
+// Only with the pool runtime: there it keeps oneDNN's threads from spinning against the pool's
+// workers; with OpenMP regions the spinning threads are the ones that run the next region, and
+// making them sleep cost more on a busy machine (BENCHMARKS.md, "Busy cores").
 void make_openmp_threads_block() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) {
+    if (use_openmp() || std::getenv("OMP_WAIT_POLICY") != nullptr ||
+        std::getenv("GOMP_SPINCOUNT") != nullptr) {
       return;
     }
     std::thread([] {
@@ -226,7 +231,6 @@ void run_openmp(int64_t n, int64_t chunks, int64_t align, int threads, const Ran
   std::atomic<int64_t> next{0};
   std::mutex mu;
   std::exception_ptr error;
-  make_openmp_threads_block();
   g_regions.fetch_add(1, std::memory_order_relaxed);
 #pragma omp parallel num_threads(threads)
   {
@@ -269,6 +273,7 @@ void parallel_for(int64_t n, double cost_per_item_ns, int max_threads, RangeFn f
       run_openmp(n, chunks, align, threads, fn);
       return;
     }
+    make_openmp_threads_block();
     if (chunks > 1 && Pool::get().run(n, chunks, align, threads, fn)) return;
   }
   fn(0, n);
