@@ -89,3 +89,18 @@ format:
 
 clean:
 	rm -rf build
+
+# A Debian package of the libraries, headers, CMake package, tfcc.pc and the `tfcc` command line,
+# rooted at /usr (PACKAGE_BUILD/tfcc_<version>_amd64.deb). Built without -march=native, so the
+# package runs on any x86-64 (kernels then use what the compiler's baseline allows).
+PACKAGE_BUILD ?= build/package
+.PHONY: package
+
+$(PACKAGE_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DTFCC_NATIVE=OFF -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_EXAMPLES=OFF -DTFCC_BUILD_BENCHMARKS=OFF \
+	  $(CMAKE_FLAGS)
+
+package: deps $(PACKAGE_BUILD)/CMakeCache.txt
+	cmake --build $(PACKAGE_BUILD) -j $(JOBS)
+	cd $(PACKAGE_BUILD) && cpack -G DEB

@@ -1,4 +1,6 @@
 # Compile options shared by every project target. Warnings are errors on project code only.
+# tfcc_options is a build-tree target: the libraries link it as $<BUILD_INTERFACE:...>, so neither
+# -Werror nor -march=native reaches the installed package or a program built against it.
 add_library(tfcc_options INTERFACE)
 target_compile_options(tfcc_options INTERFACE -Wall -Wextra -Werror -Wno-missing-field-initializers)
 target_include_directories(tfcc_options INTERFACE ${PROJECT_SOURCE_DIR})
@@ -11,9 +13,14 @@ if(TFCC_SANITIZE)
   target_link_options(tfcc_options INTERFACE ${_san})
 endif()
 
-# tfcc_layer(<name> <sources...> DEPS <libs...>): one static library per layer folder.
+# tfcc_layer(<name> SOURCES <sources...> DEPS <libs...>): one static library per layer folder,
+# installed and exported as tfcc::<folder> (cmake/tfcc_install.cmake). With BUILD_SHARED_LIBS the
+# layers are still static (position-independent) archives, linked whole into the one libtfcc.so.
 function(tfcc_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
-  target_link_libraries(${name} PUBLIC tfcc_options ${ARG_DEPS})
+  target_link_libraries(${name} PUBLIC $<BUILD_INTERFACE:tfcc_options> ${ARG_DEPS})
+  string(REGEX REPLACE "^tfcc_" "" export_name ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
+  set_property(GLOBAL APPEND PROPERTY TFCC_INSTALL_LIBRARIES ${name})
 endfunction()

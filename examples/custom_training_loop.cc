@@ -13,11 +13,12 @@
 //     print("Epoch", epoch, "loss", loss.numpy())
 #include <cstdio>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 
-int main() {
+static int example_main() {
   tf::random::set_seed(42);
   // Synthetic regression data: y = sum(sin(x)) over 4 features.
   auto x = tf::random::uniform({256, 4}, -2, 2);
@@ -45,3 +46,5 @@ int main() {
   std::printf("loss went from %.4f to %.4f\n", first, last);
   return last < first / 4 ? 0 : 1;  // the example fails if training did not work
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -29,11 +29,12 @@
 //   model(tf.constant([-2, -4]))
 #include <iostream>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 
-int main() {
+static int example_main() {
   auto f = tf::function([](tf::Tensor x) {
     if (x.item<int>() > 0) {
       // A breakpoint here stops with x's value in hand when functions run eagerly.
@@ -72,3 +73,5 @@ int main() {
   std::cout << "traced with tf::cond: " << traced(tf::constant({-2, -4})) << "\n";
   return 0;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -23,12 +23,13 @@
 #include <cstring>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-int main(int argc, char** argv) {
+static int example_main(int argc, char** argv) {
   const bool full = argc > 1 && std::strcmp(argv[1], "--full") == 0;
   const int64_t BUFFER_SIZE = 10000;
   const int64_t GLOBAL_BATCH_SIZE = 64;
@@ -71,3 +72,5 @@ int main(int argc, char** argv) {
               static_cast<long long>(stats.all_reduce_calls));
   return results[1] > (full ? 0.85 : 0.3) ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -20,6 +20,7 @@
 //   print(outputs.shape)                                        # (10, 20, 13)
 #include <iostream>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
@@ -53,7 +54,7 @@ struct LSTMCell {
   }
 };
 
-int main() {
+static int example_main() {
   tf::random::set_seed(7);
   LSTMCell cell(3, 13);
   auto rnn = tf::function(
@@ -80,3 +81,5 @@ int main() {
   std::cout << outputs2.shape() << ", traced " << rnn.tracing_count() << " time(s)\n";
   return outputs.shape() == tf::Shape({10, 20, 13}) && rnn.tracing_count() == 1 ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

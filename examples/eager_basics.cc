@@ -9,11 +9,12 @@
 // and a few more ops, each printed the way TensorFlow prints tensors.
 #include <iostream>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 
-int main() {
+static int example_main() {
   auto x = tf::constant(2);
   auto y = tf::constant(3);
   auto z = x + y;
@@ -27,3 +28,5 @@ int main() {
   std::cout << tf::where(a > 2, a, 0) << "\n";
   return 0;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

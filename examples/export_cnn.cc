@@ -15,12 +15,13 @@
 #include <string>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-int main(int argc, char** argv) {
+static int example_main(int argc, char** argv) {
   std::string out = "export_cnn_out";
   int64_t steps = 100;
   for (int i = 1; i < argc; ++i) {
@@ -58,3 +59,5 @@ int main(int argc, char** argv) {
               images.shape().to_string().c_str(), out.c_str(), logits.shape().to_string().c_str());
   return results[1] > 0.5 ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

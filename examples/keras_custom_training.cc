@@ -26,12 +26,13 @@
 #include <cstdio>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-int main() {
+static int example_main() {
   tf::random::set_seed(42);
   const int NUM_EPOCHS = 5;
   auto [mnist_train, mnist_test] = tf::datasets::load("fashion_mnist");
@@ -75,3 +76,5 @@ int main() {
   }
   return last_loss < first_loss ? 0 : 1;  // the example fails if training did not work
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -31,12 +31,13 @@
 #include <string>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-int main(int argc, char** argv) {
+static int example_main(int argc, char** argv) {
   bool full = false;
   std::string logdir, export_dir;
   for (int i = 1; i < argc; ++i) {
@@ -88,3 +89,5 @@ int main(int argc, char** argv) {
   // The example fails if training did not work (the seed reaches ~0.5 after 5 short epochs).
   return acc > (full ? 0.85 : 0.3) ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -13,12 +13,13 @@
 #include <string>
 
 #include "examples/seed_cnn.h"
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 using namespace tfcc::keras;
 
-int main() {
+static int example_main() {
   tf::random::set_seed(42);
   auto [mnist_train, mnist_test] = tf::datasets::load("fashion_mnist");
   auto scale = [](tf::Tensor image, tf::Tensor label) {
@@ -44,3 +45,5 @@ int main() {
   std::printf("%s\n", keys.c_str());
   return keys == "dict_keys(['loss', 'acc', 'accuracy', 'my_accuracy'])" ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

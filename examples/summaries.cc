@@ -30,12 +30,13 @@
 #include <cstdio>
 #include <string>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 namespace summary = tfcc::summary;
 
-int main(int argc, char** argv) {
+static int example_main(int argc, char** argv) {
   std::string logdir = argc > 1 ? argv[1] : "/tmp/summaries";
 
   auto summary_writer = summary::create_file_writer(logdir);
@@ -113,3 +114,5 @@ int main(int argc, char** argv) {
   std::printf("or, without a browser:  tfcc summary %s\n", logdir.c_str());
   return test_loss < 0.5f ? 0 : 1;  // the example fails if training did not work
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

@@ -11,12 +11,13 @@
 //     print(sess.run(z))
 #include <iostream>
 
+#include "tfcc/platform/run_main.h"
 #include "tfcc/tfcc.h"
 
 namespace tf = tfcc;
 namespace v1 = tfcc::compat::v1;
 
-int main() {
+static int example_main() {
   {
     auto x = tf::constant(2);
     auto y = tf::constant(3);
@@ -36,3 +37,5 @@ int main() {
   v1::enable_eager_execution();
   return result.item<int>() == 5 ? 0 : 1;
 }
+
+int main(int argc, char** argv) { return tfcc::run_main(argc, argv, example_main); }

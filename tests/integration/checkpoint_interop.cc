@@ -5,6 +5,8 @@
 //   checkpoint_interop read DIR    reads DIR/tf/ckpt-1 (written by TensorFlow) by name and by
 //                                  object, comparing with DIR/tf_expected.npz and
 //                                  DIR/tf_expected_compressed.npz (written by NumPy)
+//   checkpoint_interop stale DIR   writes a tfcc checkpoint at DIR/tf/ckpt-1 for TensorFlow to
+//                                  overwrite (its manifest then names bytes that are gone)
 // Exit status 0 when everything matches; messages say what differed.
 #include <iostream>
 #include <map>
@@ -127,13 +129,21 @@ int read(const std::string& dir) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: checkpoint_interop write|read DIR\n";
+    std::cerr << "usage: checkpoint_interop write|read|stale DIR\n";
     return 2;
   }
   try {
     std::string mode = argv[1];
     if (mode == "write") return write(argv[2]);
     if (mode == "read") return read(argv[2]);
+    if (mode == "stale") {
+      // A tfcc checkpoint where TensorFlow will save next: TensorFlow replaces the index and
+      // data files and leaves tfcc's manifest naming bytes that are gone; tfcc must then read
+      // TensorFlow's files.
+      tfcc::Variable step(tfcc::Tensor::scalar<int64_t>(5));
+      tfcc::train::Checkpoint({{"step", step}}).write(std::string(argv[2]) + "/tf/ckpt-1");
+      return 0;
+    }
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

@@ -4,6 +4,7 @@
 
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::data {
 namespace {
@@ -119,7 +120,7 @@ class CsvReader {
                          : std::is_same_v<T, int32_t> ? "int32"
                                                       : "int64";
       fail_arg(offset, tfcc::internal::str_cat("Field ", col, " in record ", record_,
-                                               " is not a valid ", type, ": ", s));
+                                               " is not a valid ", type, ": ", quote_input(s)));
     }
     return Tensor::scalar<T>(v);
   }

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::data {
 
@@ -15,7 +17,11 @@ bool is_gzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view bytes, const std::string& source, size_t max_output) {
+namespace {
+
+// Inflates into `out`; stops once it holds `stop_at` bytes (then the stream need not end).
+std::string inflate_gzip(std::string_view bytes, const std::string& source, size_t max_output,
+                         size_t stop_at) {
   z_stream zs{};
   // 16 + MAX_WBITS: expect a gzip header and trailer (CRC32 and length are checked by zlib).
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
@@ -47,10 +53,16 @@ std::string gunzip(std::string_view bytes, const std::string& source, size_t max
                                                     " near compressed offset ", at, ": ", msg));
       }
       size_t produced = sizeof(buf) - zs.avail_out;
+      if (out.size() + produced >= stop_at) {
+        out.append(buf, stop_at - out.size());
+        inflateEnd(&zs);
+        return out;
+      }
       if (out.size() + produced > max_output) {
         inflateEnd(&zs);
         throw ResourceExhaustedError(tfcc::internal::str_cat(
-            "Decompressing ", source, " produces more than ", max_output, " bytes"));
+            "Decompressing ", source, " (", bytes.size(), " bytes) produces more than ", max_output,
+            " bytes (see tfcc::set_decompression_limits)"));
       }
       out.append(buf, produced);
     } while (zs.avail_out == 0 && rc != Z_STREAM_END);
@@ -72,6 +84,19 @@ std::string gunzip(std::string_view bytes, const std::string& source, size_t max
                                                 " before its trailer"));
   }
   return out;
+}
+
+}  // namespace
+
+std::string gunzip(std::string_view bytes, const std::string& source, size_t max_output) {
+  if (max_output == 0) max_output = max_decompressed_size(bytes.size());
+  return tfcc::internal::guard_parse(source, [&] {
+    return inflate_gzip(bytes, source, max_output, std::numeric_limits<size_t>::max());
+  });
+}
+
+std::string gunzip_head(std::string_view bytes, const std::string& source, size_t n) {
+  return inflate_gzip(bytes, source, std::numeric_limits<size_t>::max(), n);
 }
 
 std::string read_file_maybe_gzip(const std::string& path) {

@@ -13,10 +13,14 @@ namespace tfcc::data {
 bool is_gzip(std::string_view bytes);
 
 /// Inflates gzip data (all members). `source` names the data in errors; output larger than
-/// `max_output` bytes raises ResourceExhaustedError; corrupt or truncated input raises
+/// `max_output` bytes (0: tfcc::max_decompressed_size of the input, see platform/limits.h) raises
+/// ResourceExhaustedError before it is allocated; corrupt or truncated input raises
 /// DataLossError naming the source and the compressed offset.
-std::string gunzip(std::string_view bytes, const std::string& source,
-                   size_t max_output = size_t{1} << 36);
+std::string gunzip(std::string_view bytes, const std::string& source, size_t max_output = 0);
+
+/// The first `n` bytes of gzip data's output (fewer if it is shorter), e.g. a header that
+/// declares how large the rest is. DataLossError for corrupt data.
+std::string gunzip_head(std::string_view bytes, const std::string& source, size_t n);
 
 /// The file's bytes, inflated if it is gzip-compressed.
 std::string read_file_maybe_gzip(const std::string& path);

@@ -4,6 +4,8 @@
 
 #include "tfcc/data/gzip.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/file.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::data {
 namespace {
@@ -119,7 +121,30 @@ Tensor parse_idx(std::string_view bytes, const std::string& source) {
   return t;
 }
 
-Tensor read_idx(const std::string& path) { return parse_idx(read_file_maybe_gzip(path), path); }
+Tensor read_idx(const std::string& path) {
+  std::string bytes = read_file(path);
+  if (!is_gzip(bytes)) return parse_idx(bytes, path);
+  // The header says how large the data is: checked against the decompression limit before
+  // anything of that size is allocated (a few compressed megabytes can declare gigabytes).
+  std::string head = gunzip_head(bytes, path, 4 + 4 * 255);
+  uint64_t size = head.size();
+  if (head.size() >= 4) {
+    const auto* p = reinterpret_cast<const unsigned char*>(head.data());
+    size_t ndims = p[3];
+    uint64_t elem = p[2] == 0x0B ? 2 : p[2] == 0x0C || p[2] == 0x0D ? 4 : p[2] == 0x0E ? 8 : 1;
+    uint64_t n = elem;
+    bool overflow = false;
+    for (size_t i = 0; i < ndims && 8 + 4 * i <= head.size(); ++i) {
+      overflow |= __builtin_mul_overflow(n, uint64_t{be32(p + 4 + 4 * i)}, &n);
+    }
+    if (overflow) bad(path, 4, "size overflows int64");
+    if (__builtin_add_overflow(n, 4 + 4 * ndims, &size)) bad(path, 4, "size overflows int64");
+  }
+  check_decompressed_size(size, bytes.size(), path);
+  std::string data = gunzip(bytes, path, static_cast<size_t>(size) + 1);
+  bytes = std::string();
+  return tfcc::internal::guard_parse(path, [&] { return parse_idx(data, path); });
+}
 
 Dataset idx_dataset(const std::vector<std::string>& paths) {
   TFCC_CHECK_ARG(!paths.empty(), "idx_dataset needs at least one file");

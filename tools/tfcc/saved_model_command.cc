@@ -5,6 +5,10 @@
 //   $ tfcc saved-model show /tmp/export --graph          # ... and every function's listing
 //   $ tfcc saved-model run /tmp/export --signature serving_default --input x=images.npy
 //         --output logits.npy                            # or --output_dir DIR: <output>.npy each
+//   $ tfcc saved-model ops                               # TensorFlow ops tfcc imports (Markdown)
+//
+// DIR may be a TensorFlow SavedModel (saved_model.pb, from tf.saved_model.save or Keras'
+// model.export()): `show` then prints what `saved_model_cli show --all` prints.
 //
 // Inputs are .npy files, or one array of an .npz archive as `name=file.npz[array]`. Without
 // --output / --output_dir the results are printed. Errors exit with status 1 and a message naming
@@ -16,6 +20,7 @@
 
 #include "tfcc/io/npy/npy.h"
 #include "tfcc/io/saved_model/saved_model.h"
+#include "tfcc/io/saved_model/tf_import/tf_import.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
 #include "tools/tfcc/commands.h"
@@ -27,6 +32,7 @@ const char* kUsage =
     "usage: tfcc saved-model show DIR [--signature NAME] [--graph]\n"
     "       tfcc saved-model run DIR [--signature NAME] --input NAME=FILE.npy[...]\n"
     "                            [--output FILE.npy | --output_dir DIR]\n"
+    "       tfcc saved-model ops\n"
     "  FILE may also be ARCHIVE.npz[ARRAY]; --input repeats for several inputs; NAME= may be\n"
     "  left out when the signature has one input.\n";
 
@@ -72,6 +78,10 @@ void print_specs(const char* kind, const std::vector<TensorSpec>& specs) {
 }
 
 int show(const std::string& dir, const std::string& only, bool graphs) {
+  if (saved_model::tf_import::is_tensorflow_saved_model(dir) && only.empty() && !graphs) {
+    std::cout << saved_model::tf_import::describe(dir);
+    return 0;
+  }
   saved_model::LoadedModel m = saved_model::load(dir);
   int64_t nodes = 0, bytes = 0;
   for (const auto& f : m.functions) nodes += f->num_nodes();
@@ -172,6 +182,10 @@ int run(const std::string& dir, const std::string& signature,
 }
 
 int run_saved_model(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "ops") {
+    std::cout << saved_model::tf_import::supported_ops_markdown();
+    return 0;
+  }
   if (args.size() < 2 || (args[0] != "show" && args[0] != "run")) {
     std::cerr << kUsage;
     return 2;
@@ -218,7 +232,7 @@ int run_saved_model(const std::vector<std::string>& args) {
 }  // namespace
 
 Command saved_model_command() {
-  return {"saved-model", "show|run DIR ...",
+  return {"saved-model", "show|run DIR ... | ops",
           "Signatures of an exported model, or run one on .npy inputs (saved_model_cli)",
           run_saved_model};
 }

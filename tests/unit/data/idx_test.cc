@@ -10,6 +10,7 @@
 #include "tfcc/data/datasets/load.h"
 #include "tfcc/data/gzip.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::data {
 namespace {
@@ -92,6 +93,31 @@ TEST(IdxTest, ReadsGzipFilesAndRejectsTruncatedOnes) {
   std::string corrupt = gz;
   corrupt[12] ^= 0x7f;
   EXPECT_THROW(gunzip(corrupt, "mem"), Error);
+  std::filesystem::remove_all(dir);
+}
+
+// A gzip IDX whose header declares 4 GiB is refused from the header, before anything of that
+// size is allocated; one that really expands 1000:1 is refused by the decompression limit.
+TEST(IdxTest, DecompressionBombsAreResourceExhaustedBeforeAllocating) {
+  auto dir = std::filesystem::temp_directory_path() / "tfcc_idx_bomb_test";
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / "bomb-idx2-ubyte.gz").string();
+  write_file_atomic(path, gzip(idx_bytes(0x08, {65536, 65536}, std::string(1 << 16, '\0'))));
+  try {
+    read_idx(path);
+    FAIL() << "no error";
+  } catch (const ResourceExhaustedError& e) {
+    EXPECT_NE(std::string(e.what()).find("4294967308 bytes"), std::string::npos) << e.what();
+  }
+  DecompressionLimits saved = decompression_limits();
+  set_decompression_limits({.max_ratio = 10, .min_bytes = 1 << 10, .max_bytes = 1 << 30});
+  std::string zeros = gzip(idx_bytes(0x08, {1 << 20}, std::string(1 << 20, '\0')));
+  write_file_atomic(path, zeros);
+  EXPECT_THROW(read_idx(path), ResourceExhaustedError);
+  EXPECT_THROW(read_file_maybe_gzip(path), ResourceExhaustedError);
+  set_decompression_limits({.max_ratio = 2000, .min_bytes = 1 << 10, .max_bytes = 1 << 30});
+  EXPECT_EQ(read_idx(path).num_elements(), 1 << 20);
+  set_decompression_limits(saved);
   std::filesystem::remove_all(dir);
 }
 

@@ -5,11 +5,16 @@
 //   tfcc::checkpoint::BundleWriter w("/tmp/run/ckpt-1");
 //   w.add("dense/kernel/.ATTRIBUTES/VARIABLE_VALUE", kernel);
 //   w.add_strings("_CHECKPOINTABLE_OBJECT_GRAPH", {}, {graph_bytes});
-//   w.finish();                               // data file, then index, each written atomically
+//   w.finish();                               // data + index committed as one set
 //
 //   tfcc::checkpoint::BundleReader r("/tmp/run/ckpt-1");
 //   for (const auto& key : r.keys()) std::cout << key << "\n";
 //   tfcc::Tensor k = r.read_tensor("dense/kernel/.ATTRIBUTES/VARIABLE_VALUE");
+//
+// The pair changes as a whole (tfcc/platform/file_set.h): finish() stages both files, commits a
+// small manifest `P.manifest` naming them with their CRC32C, then renames them to `P.index` and
+// `P.data-00000-of-00001`; after a crash at any instant the reader finds the complete old or the
+// complete new pair. Bundles without a manifest (older tfcc, TensorFlow) are read by name.
 //
 // Files are untrusted input: the reader validates the whole index when it opens the bundle and
 // each tensor's size and checksum when it reads it; any mismatch, truncation or inconsistency
@@ -31,6 +36,10 @@ namespace tfcc::checkpoint {
 std::string index_filename(const std::string& prefix);
 /// `P.data-<shard>-of-<num_shards>`, five digits each.
 std::string data_filename(const std::string& prefix, int shard, int num_shards);
+/// `P.manifest`: the commit record of the pair (see the overview).
+std::string manifest_filename(const std::string& prefix);
+/// True if a bundle was committed at `prefix` (its index or its manifest exists).
+bool bundle_exists(const std::string& prefix);
 
 /// Writes one bundle (a single data shard). Add tensors under distinct non-empty keys, then call
 /// finish(); until then nothing is on disk.
@@ -44,7 +53,8 @@ class BundleWriter {
   /// Stores a DT_STRING tensor of `shape` holding `values` (row-major).
   void add_strings(const std::string& key, const Shape& shape,
                    const std::vector<std::string>& values);
-  /// Writes the data file, then the index (the commit point), each atomically and fsync'ed.
+  /// Writes and commits the data file and the index as one set (fsync'ed). A full disk raises
+  /// ResourceExhaustedError and leaves the previous bundle at this prefix intact.
   void finish();
 
  private:

@@ -12,6 +12,8 @@
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::checkpoint {
 namespace {
@@ -31,9 +33,12 @@ int64_t shard_size(int fd, const std::string& name) {
 
 BundleReader::BundleReader(std::string prefix) : prefix_(std::move(prefix)) {
   const std::string index_name = index_filename(prefix_);
+  // The committed pair when a manifest names one (it survives a writer killed mid-commit),
+  // else the files by name (older tfcc, TensorFlow).
+  std::optional<OpenedFileSet> set = open_file_set(manifest_filename(prefix_));
   std::string index;
   try {
-    index = read_file(index_name);
+    index = set && set->contains(index_name) ? set->read(index_name) : read_file(index_name);
   } catch (const NotFoundError&) {
     throw NotFoundError(
         internal::str_cat("Unsuccessful TensorSliceReader constructor: Failed to "
@@ -42,7 +47,8 @@ BundleReader::BundleReader(std::string prefix) : prefix_(std::move(prefix)) {
   }
   auto table = read_table(index, index_name);
   auto context = [&](const std::string& key) {
-    return internal::str_cat("Corrupt checkpoint index ", index_name, ", key '", key, "'");
+    return internal::str_cat("Corrupt checkpoint index ", index_name, ", key '", quote_input(key),
+                             "'");
   };
   if (table.empty() || !table.front().first.empty()) {
     throw DataLossError(internal::str_cat("Corrupt checkpoint index ", index_name,
@@ -95,7 +101,8 @@ BundleReader::BundleReader(std::string prefix) : prefix_(std::move(prefix)) {
   shard_fds_.assign(static_cast<size_t>(header_.num_shards), -1);
   for (int32_t s : shards) {
     std::string name = data_filename(prefix_, s, header_.num_shards);
-    int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd =
+        set && set->contains(name) ? set->take(name) : ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       throw DataLossError(internal::str_cat("Checkpoint ", prefix_, ": cannot open data file ",
                                             name, ": ", std::strerror(errno)));
@@ -137,7 +144,7 @@ const BundleEntry& BundleReader::entry(const std::string& key) const {
 void BundleReader::fail(const std::string& key, const std::string& what) const {
   throw DataLossError(internal::str_cat(
       "Checkpoint ", data_filename(prefix_, entry(key).shard_id, header_.num_shards), ", key '",
-      key, "': ", what));
+      quote_input(key), "': ", what));
 }
 
 std::string BundleReader::read_bytes(const std::string& key, const BundleEntry& e) const {

@@ -6,6 +6,7 @@
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
 
 namespace tfcc::checkpoint {
 
@@ -21,6 +22,16 @@ std::string data_filename(const std::string& prefix, int shard, int num_shards) 
   std::string out = prefix;
   out.append(suffix);
   return out;
+}
+
+std::string manifest_filename(const std::string& prefix) {
+  std::string out = prefix;
+  out.append(".manifest");
+  return out;
+}
+
+bool bundle_exists(const std::string& prefix) {
+  return file_exists(index_filename(prefix)) || file_exists(manifest_filename(prefix));
 }
 
 BundleWriter::BundleWriter(std::string prefix) : prefix_(std::move(prefix)) {
@@ -78,9 +89,12 @@ void BundleWriter::finish() {
     e.crc32c = crc32c::mask(crc);
     table.add(key, encode_entry(e));
   }
-  // The index is written last: a reader that finds it also finds complete data.
-  write_file_atomic(data_filename(prefix_, 0, 1), data);
-  write_file_atomic(index_filename(prefix_), table.finish());
+  // One set: a kill between the two renames must not pair new data with an old index. The data
+  // is renamed first and the index last, as TensorFlow does, for readers that ignore manifests.
+  FileSetCommit commit(manifest_filename(prefix_));
+  commit.add(data_filename(prefix_, 0, 1), data);
+  commit.add(index_filename(prefix_), table.finish());
+  commit.commit();
 }
 
 }  // namespace tfcc::checkpoint

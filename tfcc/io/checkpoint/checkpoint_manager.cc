@@ -6,6 +6,7 @@
 #include "tfcc/io/checkpoint/checkpoint_state.h"
 #include "tfcc/platform/clock.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/file_set.h"
 #include "tfcc/platform/logging.h"
 
 namespace tfcc::train {
@@ -29,6 +30,7 @@ void delete_checkpoint_files(const std::string& prefix) {
   fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::string base = p.filename().string();
   std::error_code ec;
+  fs::remove(checkpoint::manifest_filename(prefix), ec);  // first: no reader falls back to it
   fs::remove(checkpoint::index_filename(prefix), ec);
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
@@ -84,6 +86,9 @@ std::string CheckpointManager::save(std::optional<int64_t> checkpoint_number) {
   record_state();
   sweep();
   record_state();
+  // Writers killed inside a save of another checkpoint number leave temporaries that no later
+  // save of that number may come to remove.
+  remove_orphaned_temporaries_in(directory_, options_.checkpoint_name + "-");
   return path;
 }
 

@@ -183,7 +183,7 @@ void update_checkpoint_state(const std::string& directory, CheckpointState state
 std::optional<std::string> latest_checkpoint(const std::string& directory) {
   auto state = get_checkpoint_state(directory);
   if (!state || state->model_checkpoint_path.empty()) return std::nullopt;
-  if (!file_exists(checkpoint::index_filename(state->model_checkpoint_path))) return std::nullopt;
+  if (!checkpoint::bundle_exists(state->model_checkpoint_path)) return std::nullopt;
   return state->model_checkpoint_path;
 }
 

@@ -3,6 +3,7 @@
 #include "tfcc/io/npy/zip.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::io {
 
@@ -22,15 +23,17 @@ std::string encode_npz(const NamedArrays& arrays) {
 }
 
 NamedArrays decode_npz(std::string_view bytes, const std::string& source) {
-  NamedArrays out;
-  for (auto& [name, data] : zip::read(bytes, source)) {
-    std::string key = name;
-    if (key.size() > 4 && key.compare(key.size() - 4, 4, ".npy") == 0) key.resize(key.size() - 4);
-    std::string where = source;
-    where.append(" member ").append(name);
-    out.emplace_back(std::move(key), decode_npy(data, where));
-  }
-  return out;
+  return tfcc::internal::guard_parse(source, [&] {
+    NamedArrays out;
+    for (auto& [name, data] : zip::read(bytes, source)) {
+      std::string key = name;
+      if (key.size() > 4 && key.compare(key.size() - 4, 4, ".npy") == 0) key.resize(key.size() - 4);
+      std::string where = source;
+      where.append(" member ").append(name);
+      out.emplace_back(std::move(key), decode_npy(data, where));
+    }
+    return out;
+  });
 }
 
 void save_npz(const std::string& path, const NamedArrays& arrays) {

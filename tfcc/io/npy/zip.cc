@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::io::zip {
 namespace {
@@ -69,6 +70,7 @@ class Reader {
 
 std::string Reader::inflate(std::string_view in, uint64_t size, uint64_t at) const {
   if (size / kMaxDeflateRatio > in.size() + 1) fail(at, "implausible uncompressed size");
+  check_decompressed_size(size, in.size(), internal::str_cat(source_, " member at offset ", at));
   std::string out(static_cast<size_t>(size), '\0');
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw InternalError("zlib inflateInit2 failed");
@@ -118,6 +120,7 @@ Members Reader::read() {
 
   Members out;
   std::set<std::string> names;
+  uint64_t inflated = 0;
   uint64_t p = cd_offset;
   const uint64_t cd_end = cd_offset + cd_size;
   for (uint64_t i = 0; i < count; ++i) {
@@ -167,10 +170,15 @@ Members Reader::read() {
       if (csize != usize) fail(p, "stored member with different sizes");
       bytes.assign(raw);
     } else {
+      // Each member is bounded by its own size, all of them together by the archive's.
+      if (__builtin_add_overflow(inflated, usize, &inflated)) inflated = UINT64_MAX;
+      check_decompressed_size(inflated, n, source_);
       bytes = inflate(raw, usize, data);
     }
-    if (crc32_of(bytes) != crc) fail(data, internal::str_cat("CRC-32 mismatch in '", name, "'"));
-    if (!names.insert(name).second) fail(p, internal::str_cat("duplicate member '", name, "'"));
+    if (crc32_of(bytes) != crc)
+      fail(data, internal::str_cat("CRC-32 mismatch in '", quote_input(name), "'"));
+    if (!names.insert(name).second)
+      fail(p, internal::str_cat("duplicate member '", quote_input(name), "'"));
     out.emplace_back(std::move(name), std::move(bytes));
     p += 46 + name_len + extra_len + comment_len;
   }

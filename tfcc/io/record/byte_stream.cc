@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::io::internal {
 namespace {
@@ -173,12 +174,15 @@ class FileSource final : public ByteSource {
     }
     // Small files get a small buffer (event files are often a few kilobytes); +1 so one read
     // also sees the end of the file.
+    file_size_ = have_stat && st.st_size >= 0 ? static_cast<uint64_t>(st.st_size) : 0;
     size_t size = have_stat && st.st_size >= 0 ? static_cast<size_t>(st.st_size) + 1 : kBufferSize;
     buffer_.resize(std::clamp<size_t>(size, 4096, kBufferSize));
   }
   ~FileSource() override {
     if (fd_ >= 0) ::close(fd_);
   }
+
+  uint64_t file_size() const { return file_size_; }
 
   size_t read(char* dst, size_t n) override {
     size_t done = 0;
@@ -211,6 +215,7 @@ class FileSource final : public ByteSource {
 
   std::string path_;
   int fd_ = -1;
+  uint64_t file_size_ = 0;
   std::vector<char> buffer_;
   size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
@@ -227,6 +232,8 @@ class ZlibSource final : public ByteSource {
     in_.resize(1 << 16);
   }
   ~ZlibSource() override { inflateEnd(&z_); }
+
+  uint64_t output_limit() const override { return max_decompressed_size(file_.file_size()); }
 
   size_t read(char* dst, size_t n) override {
     size_t done = 0;

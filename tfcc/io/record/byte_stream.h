@@ -37,6 +37,10 @@ class ByteSource {
   virtual ~ByteSource() = default;
   /// Reads up to `n` bytes into `dst`; returns fewer only at the end of the stream.
   virtual size_t read(char* dst, size_t n) = 0;
+  /// The most bytes one piece of the stream (a record) may take when decompressed: the
+  /// decompression limit of the file's size (platform/limits.h); unbounded for plain files,
+  /// whose records cannot outgrow the data actually read.
+  virtual uint64_t output_limit() const { return UINT64_MAX; }
 };
 
 /// Opens `path` for writing (truncating it), compressed as `type` at zlib `level`.

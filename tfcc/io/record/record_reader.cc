@@ -5,6 +5,7 @@
 #include "tfcc/io/record/byte_stream.h"
 #include "tfcc/io/record/record_format.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/limits.h"
 
 namespace tfcc::io {
 namespace {
@@ -41,7 +42,7 @@ bool TFRecordReader::read_next(std::string& record) {
   if (!error_.empty()) throw DataLossError(error_);
   if (done_) return false;
   try {
-    return read_next_unchecked(record);
+    return tfcc::internal::guard_parse(path_, [&] { return read_next_unchecked(record); });
   } catch (const DataLossError& e) {  // e.g. corrupt compressed data: later calls fail too
     if (error_.empty()) error_ = e.what();
     throw;
@@ -76,6 +77,14 @@ bool TFRecordReader::read_next_unchecked(std::string& record) {
                                  ", computed ", hex32(computed), ")"));
   }
 
+  if (length > source_->output_limit()) {
+    done_ = true;
+    error_ = tfcc::internal::str_cat(path_, ": the record at offset ", offset_, " declares ",
+                                     length, " bytes, more than the decompression limit of ",
+                                     source_->output_limit(),
+                                     " for this file (see tfcc::set_decompression_limits)");
+    throw ResourceExhaustedError(error_);
+  }
   record.clear();
   uint64_t left = length;
   while (left > 0) {

@@ -6,6 +6,7 @@
 #include "tfcc/io/checkpoint/bundle.h"
 #include "tfcc/io/saved_model/model_file.h"
 #include "tfcc/io/saved_model/saved_model.h"
+#include "tfcc/io/saved_model/tf_import/tf_import.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
 
@@ -20,6 +21,12 @@ Signature::Signature(std::string name, ConcreteFunction fn, std::vector<TensorSp
       inputs_(std::move(inputs)),
       outputs_(std::move(outputs)) {}
 
+Signature::Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
+                     std::vector<TensorSpec> outputs, Specializer specialize)
+    : Signature(std::move(name), std::move(fn), std::move(inputs), std::move(outputs)) {
+  specialize_ = std::move(specialize);
+}
+
 std::vector<Tensor> Signature::operator()(std::span<const Tensor> inputs) const {
   TFCC_CHECK_ARG(fn_.defined(), "Calling an empty Signature");
   TFCC_CHECK_ARG(inputs.size() == inputs_.size(), "Signature '", name_, "' takes ", inputs_.size(),
@@ -33,7 +40,7 @@ std::vector<Tensor> Signature::operator()(std::span<const Tensor> inputs) const 
                    " ", s.shape.to_string(), ", got ", dtype_name(inputs[i].dtype()), " ",
                    inputs[i].shape().to_string());
   }
-  return fn_(inputs);
+  return specialize_ ? specialize_(inputs)(inputs) : fn_(inputs);
 }
 
 std::map<std::string, Tensor> Signature::operator()(
@@ -133,9 +140,12 @@ void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<Variable
 }  // namespace internal
 
 LoadedModel load(const std::string& dir, const LoadOptions& options) {
+  if (tf_import::is_tensorflow_saved_model(dir)) return tf_import::load(dir, options);
   const std::string path = str_cat(dir, "/", kModelFilename);
   if (!file_exists(path)) {
-    throw NotFoundError(str_cat("No exported model in ", dir, " (", kModelFilename, " not found)"));
+    throw NotFoundError(str_cat("No exported model in ", dir, " (neither ",
+                                tf_import::kSavedModelFilename, " nor ", kModelFilename,
+                                " found)"));
   }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 &&

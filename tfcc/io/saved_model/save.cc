@@ -8,6 +8,7 @@
 #include "tfcc/io/checkpoint/bundle.h"
 #include "tfcc/io/saved_model/model_file.h"
 #include "tfcc/io/saved_model/saved_model.h"
+#include "tfcc/io/saved_model/tf_export/tf_saved_model.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
 
@@ -78,7 +79,12 @@ void commit(const std::string& tmp, const std::string& dir) {
 }  // namespace
 
 void save(const Module& module, const std::string& directory,
-          const std::map<std::string, ConcreteFunction>& signatures) {
+          const std::map<std::string, ConcreteFunction>& signatures, const SaveOptions& options) {
+  if (options.format == Format::kTensorFlow) {
+    TFCC_CHECK_ARG(!directory.empty(), "saved_model::save needs a directory");
+    tf_export::write_tf_export(tf_export::build_tf_export(module, signatures), directory);
+    return;
+  }
   TFCC_CHECK_ARG(!signatures.empty(), "saved_model::save needs at least one signature");
   TFCC_CHECK_ARG(!directory.empty(), "saved_model::save needs a directory");
   // "out/export/" names the same directory as "out/export" (the temporary is its sibling).
@@ -153,8 +159,9 @@ void save(const Module& module, const std::string& directory,
   }
 }
 
-void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default) {
-  save(module, dir, {{kDefaultServingSignature, serving_default}});
+void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default,
+          const SaveOptions& options) {
+  save(module, dir, {{kDefaultServingSignature, serving_default}}, options);
 }
 
 }  // namespace tfcc::saved_model

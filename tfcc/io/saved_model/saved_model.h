@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -60,6 +61,12 @@ class Signature {
   Signature() = default;
   Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
             std::vector<TensorSpec> outputs);
+  /// Picks (or traces) the function to run for concrete inputs: imported TensorFlow models are
+  /// traced once per set of input shapes (tf_import.h).
+  using Specializer = std::function<ConcreteFunction(std::span<const Tensor>)>;
+  /// A signature that runs `specialize(inputs)`; `fn` is one such trace, for graph().
+  Signature(std::string name, ConcreteFunction fn, std::vector<TensorSpec> inputs,
+            std::vector<TensorSpec> outputs, Specializer specialize);
 
   const std::string& name() const { return name_; }
   /// Inputs with their names, dtypes and shapes (-1: any size).
@@ -82,6 +89,7 @@ class Signature {
   std::string name_;
   ConcreteFunction fn_;
   std::vector<TensorSpec> inputs_, outputs_;
+  Specializer specialize_;
 };
 
 /// What load() returns: the signatures and the restored variables.
@@ -99,16 +107,45 @@ struct LoadedModel {
   uint32_t format_version = 0;
 };
 
+/// The on-disk format save() writes.
+enum class Format {
+  /// tfcc's own format (saved_model.tfcc; docs/saved_model_format.md). Legacy: kept so that
+  /// load() reads exports written before the TensorFlow format existed.
+  kTfccLegacy,
+  /// A TensorFlow SavedModel (saved_model.pb; docs/saved_model_tensorflow.md) that
+  /// tf.saved_model.load, saved_model_cli and TF Serving load.
+  kTensorFlow,
+};
+
+/// Options of save().
+struct SaveOptions {
+  /// Which format to write: a TensorFlow SavedModel unless asked otherwise (load() reads both).
+  Format format = Format::kTensorFlow;
+};
+
 /// Saves `signatures` (name → traced ConcreteFunction) and the variables they capture into the
 /// directory `dir` (replaced if it exists). Variables reachable from `module` are keyed by their
 /// path in it; others by capture order (`_captured/<i>`). InvalidArgumentError for an empty
-/// signature map, an undefined function or one holding a host callback (tfcc::print).
+/// signature map, an undefined function or one holding a host callback (tfcc::print); with
+/// Format::kTensorFlow, UnimplementedError listing the ops that have no TensorFlow form.
 void save(const Module& module, const std::string& dir,
-          const std::map<std::string, ConcreteFunction>& signatures);
+          const std::map<std::string, ConcreteFunction>& signatures,
+          const SaveOptions& options = {});
 /// Saves one function as "serving_default".
-void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default);
+void save(const Module& module, const std::string& dir, const ConcreteFunction& serving_default,
+          const SaveOptions& options = {});
 
-/// Loads an export written by save(). See the overview for the errors it raises.
+/// TF Serving's layout for a model served as MODEL: `model_dir/<version>` (a decimal directory
+/// name; the server serves the highest). version -1: one more than the highest version already
+/// in `model_dir` (1 when there is none).
+///
+///   saved_model::save(model, saved_model::serving_directory("/models/mnist"), cf,
+///                     {.format = saved_model::Format::kTensorFlow});   // /models/mnist/1
+std::string serving_directory(const std::string& model_dir, int64_t version = -1);
+
+/// Loads an export: a TensorFlow SavedModel (DIR/saved_model.pb, see tf_import/tf_import.h) or,
+/// as a legacy reader, one written by earlier tfcc versions (DIR/saved_model.tfcc). See the
+/// overview for the errors it raises.
 LoadedModel load(const std::string& dir, const LoadOptions& options = {});
 
 struct ModelFile;
@@ -124,6 +161,8 @@ void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<Variable
 
 /// The file names inside an export directory.
 inline constexpr const char* kModelFilename = "saved_model.tfcc";
+/// The SavedModel proto of a TensorFlow-format export.
+inline constexpr const char* kTensorFlowModelFilename = "saved_model.pb";
 inline constexpr const char* kVariablesDirectory = "variables";
 inline constexpr const char* kVariablesPrefix = "variables/variables";
 

@@ -43,9 +43,9 @@ Tensors RNNCell::call_n(const Tensors& inputs, bool) {
                  n_states, " state tensors, got ", inputs.size(), " tensors");
   for (size_t i = 0; i < n_states; ++i) {
     const Tensor& s = inputs[1 + i];
-    TFCC_CHECK_ARG(s.rank() == 2 && s.shape()[1] == state_size()[i], "Cell '", name(), "': state ",
-                   i, " must have shape (batch, ", state_size()[i], "), got ",
-                   s.shape().to_string());
+    TFCC_CHECK_ARG(s.rank() == 2 && s.partial_shape().dim(1) == state_size()[i], "Cell '", name(),
+                   "': state ", i, " must have shape (batch, ", state_size()[i], "), got ",
+                   s.partial_shape().to_string());
   }
   auto [out, states] = cell_call(inputs[0], Tensors(inputs.begin() + 1, inputs.end()));
   Tensors result = {out};
@@ -207,12 +207,20 @@ Tensors RNN::call_n(const Tensors& inputs, bool training) {
   TFCC_CHECK_ARG(!inputs.empty(), "RNN '", name(), "' needs an input");
   const Tensor& x = inputs[0];
   TFCC_CHECK_ARG(x.rank() == 3, "RNN '", name(), "' expects (batch, time, features), got ",
-                 x.shape().to_string());
+                 x.partial_shape().to_string());
   Tensors states;
   if (inputs.size() > 1) {
     states.assign(inputs.begin() + 1, inputs.end());  // initial_state passed as extra inputs
-  } else {
+  } else if (x.partial_shape().dim(0) != PartialShape::kUnknown) {
     states = cell_->get_initial_state(x.shape()[0]);
+  } else {
+    // Traced with an unknown batch size (a serving signature): zero states of shape (batch, s)
+    // computed from the input, (batch, 1) zeros times (1, s) zeros.
+    Tensor column = zeros_like(slice(x, {0, 0, 0}, {-1, 1, 1}));
+    column = reshape(column, {-1, 1});
+    for (int64_t s : cell_->state_size()) {
+      states.push_back(matmul(column, zeros({1, s}, x.dtype())));
+    }
   }
   std::vector<Tensor> steps = unstack(x, 1);
   TFCC_CHECK_ARG(!steps.empty(), "RNN '", name(), "' received a sequence of length 0");

@@ -32,7 +32,7 @@ void export_model(Model& model, const std::string& dir, ExportOptions options) {
   if (spec.name.empty()) spec.name = "inputs";
   auto serve = tfcc::function([&model](Tensor x) { return model(x, {.training = false}); },
                               {.name = model.name() + "_serving_default"});
-  saved_model::save(model, dir, serve.get_concrete_function(spec));
+  saved_model::save(model, dir, serve.get_concrete_function(spec), options.save);
 }
 
 }  // namespace tfcc::keras

@@ -6,6 +6,9 @@
 //   keras::Sequential model({layers::Dense(10, {.input_shape = {784}})});
 //   model.fit(...);
 //   keras::export_model(model, "/tmp/mnist_export");
+//   // A TensorFlow SavedModel laid out for TF Serving (/models/mnist/1):
+//   keras::export_model(model, saved_model::serving_directory("/models/mnist"),
+//                       {.save = {.format = saved_model::Format::kTensorFlow}});
 //
 //   auto loaded = tfcc::saved_model::load("/tmp/mnist_export");
 //   const auto& serve = loaded.signatures.at("serving_default");
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "tfcc/graph/trace/tensor_spec.h"
+#include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/keras/models/model.h"
 
 namespace tfcc::keras {
@@ -28,6 +32,9 @@ namespace tfcc::keras {
 struct ExportOptions {
   /// The serving input; default: the model's input spec (see the overview).
   std::optional<TensorSpec> input_spec;
+  /// How saved_model::save writes it: `.save = {.format = saved_model::Format::kTensorFlow}` for a
+  /// TensorFlow SavedModel (tf.saved_model.load, TF Serving).
+  saved_model::SaveOptions save = {};
 };
 
 /// The TensorSpec export_model uses for `model`; InvalidArgumentError if the model has no

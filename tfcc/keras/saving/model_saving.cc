@@ -14,6 +14,7 @@
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
 #include "tfcc/platform/logging.h"
 
 namespace tfcc::keras::models {
@@ -367,7 +368,8 @@ std::shared_ptr<Model> model_from_json(const std::string& json) {
   return model_from_config(Json::parse(json, "model JSON"));
 }
 
-std::shared_ptr<Model> load_model(const std::string& filepath, LoadModelOptions options) {
+std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
+  const std::string filepath = committed_directory(path);  // see save_model
   const std::string config_path = (fs::path(filepath) / kConfigFile).string();
   const std::string metadata_path = (fs::path(filepath) / kMetadataFile).string();
   TFCC_REQUIRE(NotFoundError, file_exists(config_path) && file_exists(metadata_path),
@@ -399,15 +401,19 @@ void save_model(const Model& model, const std::string& filepath) {
             model.compiled() && model.optimizer() ? compile_config(model) : Json());
   const std::string text = saved.dump();
   warn_unregistered(saved);
-  make_dirs((fs::path(filepath) / "variables").string());
-  // The weights first and the metadata last: a directory with metadata.json is complete.
-  model.save_weights(variables_prefix(filepath));
-  write_file_atomic((fs::path(filepath) / kConfigFile).string(), text);
+  // Written into a fresh directory beside the old one, then swapped in as a whole: a crash at
+  // any instant leaves the complete old model or the complete new one.
+  DirectoryCommit commit(filepath, {kConfigFile, kMetadataFile, "variables"});
+  const std::string dir = commit.path();
+  make_dirs((fs::path(dir) / "variables").string());
+  model.save_weights(variables_prefix(dir));
+  write_file_atomic((fs::path(dir) / kConfigFile).string(), text);
   Json metadata = Json::object();
   metadata.set("keras_version", Json("2.15.0"));
   metadata.set("date_saved", Json(std::to_string(std::time(nullptr))));
   metadata.set("config_crc32c", Json(crc_of(text)));
-  write_file_atomic((fs::path(filepath) / kMetadataFile).string(), metadata.dump());
+  write_file_atomic((fs::path(dir) / kMetadataFile).string(), metadata.dump());
+  commit.commit();
 }
 
 }  // namespace tfcc::keras::models

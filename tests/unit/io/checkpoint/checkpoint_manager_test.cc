@@ -47,7 +47,7 @@ TEST(CheckpointManagerTest, KeepsTheNewestMaxToKeep) {
   EXPECT_FALSE(exists(dir + "/ckpt-1"));
   EXPECT_FALSE(exists(dir + "/ckpt-2"));
   EXPECT_TRUE(exists(dir + "/ckpt-4"));
-  EXPECT_EQ(files_in(dir), 5u);  // two bundles + the state file
+  EXPECT_EQ(files_in(dir), 7u);  // two bundles (index, data, manifest) + the state file
   EXPECT_EQ(latest_checkpoint(dir), dir + "/ckpt-4");
 
   auto state = get_checkpoint_state(dir);

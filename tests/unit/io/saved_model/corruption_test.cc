@@ -47,7 +47,7 @@ void expect_rejected(const std::string& dir, const std::string& what, Counts& co
 TEST(SavedModelCorruptionTest, TruncationsAndBitFlipsAreRejected) {
   Looper looper;  // cond + while + a variable: every part of the format is present
   std::string dir = temp_dir("corruption") + "/export";
-  save(looper, dir, looper.serving());
+  save(looper, dir, looper.serving(), {.format = Format::kTfccLegacy});
   ASSERT_NO_THROW(load_and_run(dir));
 
   const std::vector<std::string> files = {std::string(kModelFilename),
@@ -84,7 +84,7 @@ TEST(SavedModelCorruptionTest, TruncationsAndBitFlipsAreRejected) {
 TEST(SavedModelCorruptionTest, MissingVariablesFileIsDataLoss) {
   Looper looper;
   std::string dir = temp_dir("missing_file") + "/export";
-  save(looper, dir, looper.serving());
+  save(looper, dir, looper.serving(), {.format = Format::kTfccLegacy});
   std::remove((dir + "/" + checkpoint::data_filename(kVariablesPrefix, 0, 1)).c_str());
   EXPECT_THROW(load(dir), DataLossError);
 }

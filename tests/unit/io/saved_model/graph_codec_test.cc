@@ -95,7 +95,7 @@ TEST(GraphCodecTest, UnknownOpsAreListedTogether) {
 TEST(GraphCodecTest, UnknownOpsReportedByLoadBeforeRunning) {
   Mlp mlp;
   std::string dir = temp_dir("unknown_op") + "/export";
-  save(mlp, dir, mlp.serving());
+  save(mlp, dir, mlp.serving(), {.format = Format::kTfccLegacy});
   std::string path = dir + "/" + kModelFilename;
   ModelFile m = decode_model_file(read_file(path), path);
   for (std::string& f : m.functions) {
@@ -121,7 +121,7 @@ TEST(GraphCodecTest, LimitsAreInvalidArgument) {
   EXPECT_THROW(round_trip(cf, {.max_tensor_bytes = 4}), InvalidArgumentError);  // constants
   Cnn cnn;
   std::string dir = temp_dir("limits") + "/export";
-  save(cnn, dir, cnn.serving());
+  save(cnn, dir, cnn.serving(), {.format = Format::kTfccLegacy});
   EXPECT_THROW(load(dir, {.max_tensor_bytes = 64}), InvalidArgumentError);
   EXPECT_THROW(load(dir, {.max_nodes = 3}), InvalidArgumentError);
 }

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <set>
 
+#include "tfcc/io/proto/saved_model.pb.h"
 #include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/keras/keras.h"
 #include "tfcc/ops/random/random.h"
@@ -65,6 +67,39 @@ TEST(ExportModelTest, FunctionalModelUsesInputName) {
   Tensor x = random::uniform({2, 6});
   Tensor want = model(x);
   EXPECT_EQ(serve({{"features", x}}).at("output_0").to_vector<float>(), want.to_vector<float>());
+}
+
+TEST(ExportModelTest, TensorFlowFormatHoldsTheInferenceGraph) {
+  tfcc::random::set_seed(4);
+  Sequential model({
+      layers::Conv2D(4, 3, {.activation = "relu", .input_shape = {8, 8, 1}}),
+      layers::MaxPooling2D(),
+      layers::Flatten(),
+      layers::Dropout(0.1),
+      layers::Dense(8, {.activation = "relu"}),
+      layers::BatchNormalization(),
+      layers::Dense(3),
+  });
+  model(random::uniform({4, 8, 8, 1}), {.training = true});
+  const std::string dir = export_dir("tensorflow") + "/1";
+  export_model(model, dir, {.save = {.format = saved_model::Format::kTensorFlow}});
+  tensorflow::SavedModel sm;
+  ASSERT_TRUE(sm.ParseFromString(read_file(dir + "/saved_model.pb")));
+  const auto& mg = sm.meta_graphs(0);
+  const auto& sig = mg.signature_def().at("serving_default");
+  EXPECT_TRUE(sig.inputs().contains(serving_input_spec(model).name));
+  EXPECT_EQ(sig.outputs().at("output_0").tensor_shape().dim(1).size(), 3);
+  // Inference only, as traced: no dropout, no tfcc-internal (fused) op.
+  ASSERT_EQ(mg.graph_def().library().function_size(), 1);
+  std::set<std::string> ops;
+  for (const auto& n : mg.graph_def().library().function(0).node_def()) ops.insert(n.op());
+  for (const std::string& op : ops) {
+    EXPECT_NE(op[0], '_') << op;
+    EXPECT_EQ(op.find("Dropout"), std::string::npos) << op;
+  }
+  EXPECT_TRUE(ops.count("Conv2D") && ops.count("MatMul") && ops.count("MaxPool")) << ops.size();
+  EXPECT_EQ(mg.object_graph_def().concrete_functions().begin()->second.bound_inputs_size(),
+            static_cast<int>(model.variables().size()));
 }
 
 TEST(ExportModelTest, UnknownInputShapeIsInvalidArgument) {
