@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "tfcc/data/dataset.h"
+#include "tfcc/platform/cpu_count.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::data {
@@ -20,8 +21,7 @@ class InterleaveNode : public DatasetNode {
                    "cycle_length must be greater than zero or AUTOTUNE, got ", opt.cycle_length);
     TFCC_CHECK_ARG(opt.block_length > 0, "block_length must be greater than zero, got ",
                    opt.block_length);
-    unsigned cores = std::thread::hardware_concurrency();
-    cycle_length_ = opt.cycle_length == AUTOTUNE ? (cores ? cores : 2) : opt.cycle_length;
+    cycle_length_ = opt.cycle_length == AUTOTUNE ? available_cpus() : opt.cycle_length;
     block_length_ = opt.block_length;
   }
   const ElementSpec& element_spec() const override {

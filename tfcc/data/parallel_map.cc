@@ -6,7 +6,7 @@
 // rethrown by the get_next() that reaches it. Destruction cancels queued calls, waits for running
 // ones and joins the threads, so a half-read iterator can be dropped at any time.
 //
-// Each worker runs its calls with one OpenMP thread: the N calls in flight already use the
+// Each worker runs its calls with one intra-op thread: the N calls in flight already use the
 // cores, and N OpenMP teams of all cores each would oversubscribe them.
 //
 // Cheap functions are handed over in runs: a task maps `chunk` consecutive elements, where chunk
@@ -25,7 +25,9 @@
 #include <thread>
 
 #include "tfcc/data/map_internal.h"
+#include "tfcc/platform/cpu_count.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/platform/parallel.h"
 #include "tfcc/platform/thread_pool.h"
 
 namespace tfcc::data::internal {
@@ -37,10 +39,8 @@ struct Slot {
   std::exception_ptr error;
 };
 
-int64_t autotune_threads() {
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 2 : static_cast<int64_t>(n);
-}
+// The CPUs this process may use (affinity mask and cgroup quota), not the host's core count.
+int64_t autotune_threads() { return available_cpus(); }
 
 class ParallelMapIt : public IteratorBase {
  public:
@@ -182,7 +182,8 @@ class ParallelMapIt : public IteratorBase {
 
   void submit(std::vector<std::pair<std::shared_ptr<Slot>, Element>> run) {
     pool_->submit([this, run = std::move(run)] {
-      thread_local bool single_threaded = (omp_set_num_threads(1), true);
+      thread_local bool single_threaded =
+          (parallel::cap_calling_thread(1), omp_set_num_threads(1), true);
       (void)single_threaded;
       for (const auto& [slot, element] : run) {
         std::optional<Element> result;

@@ -13,9 +13,9 @@
 
 namespace tfcc::config::threading {
 
-/// Sets the number of threads one op may use. 0 means "let the system pick" (OpenMP's default:
-/// OMP_NUM_THREADS, else the number of cores), as in TensorFlow. Negative values raise
-/// InvalidArgumentError.
+/// Sets the number of threads one op may use. 0 means "let the system pick": TFCC_NUM_THREADS,
+/// else OMP_NUM_THREADS, else the CPUs this process may use (affinity mask capped by the cgroup
+/// CPU quota; docs/threading.md), as in TensorFlow. Negative values raise InvalidArgumentError.
 void set_intra_op_parallelism_threads(int num_threads);
 
 /// The value last set (0: the system default, as TensorFlow reports it).

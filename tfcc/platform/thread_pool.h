@@ -1,5 +1,6 @@
 // A fixed pool of worker threads for background work (input pipelines, event-file writers).
-// Intra-op parallelism inside kernels uses OpenMP instead (ARCHITECTURE.md, decision 11).
+// Intra-op parallelism inside kernels uses tfcc/platform/parallel.h instead (ARCHITECTURE.md,
+// decision 13).
 //
 //   tfcc::ThreadPool pool(4);
 //   auto done = pool.submit([] { return 6 * 7; });

@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <thread>
 
 #include "tfcc/ops/conv/conv_internal.h"
@@ -56,8 +60,9 @@ TEST_F(Threading, OtherThreadsPickItUpAtTheirNextOp) {
 }
 
 TEST_F(Threading, ConvPrimitivesAreKeyedByThreadCount) {
-  Tensor x = random::stateless_uniform({4, 12, 12, 3}, {9, 1});
-  Tensor w = random::stateless_uniform({3, 3, 3, 8}, {9, 2});
+  // Large enough (9 MFLOP) that the cost model lets oneDNN use 2 threads.
+  Tensor x = random::stateless_uniform({4, 32, 32, 8}, {9, 1});
+  Tensor w = random::stateless_uniform({3, 3, 8, 16}, {9, 2});
   th::set_intra_op_parallelism_threads(1);
   const std::vector<float> one = conv2d(x, w, {1}, "SAME").to_vector<float>();
   const onednn::CacheStats s1 = conv_cache_stats();
@@ -73,6 +78,53 @@ TEST_F(Threading, ConvPrimitivesAreKeyedByThreadCount) {
   ASSERT_EQ(one.size(), two.size());
   for (size_t i = 0; i < one.size(); ++i) EXPECT_NEAR(one[i], two[i], 1e-4);
 }
+
+// Run in a child process by the tests below (skipped otherwise): exits with the thread count one
+// op ran with, or 100 when OpenMP's count disagrees with tfcc's.
+TEST(DefaultThreadsChild, Report) {
+  if (std::getenv("TFCC_TEST_REPORT_THREADS") == nullptr) GTEST_SKIP() << "run by the tests below";
+  Tensor x = constant(std::vector<float>{1, 2, 3});
+  (void)(x + x);
+  const int n = th::effective_intra_op_parallelism_threads();
+  std::_Exit(omp_get_max_threads() == n ? n : 100);
+}
+
+// Runs DefaultThreadsChild.Report in a fresh process pinned to one CPU, with TFCC_NUM_THREADS
+// set to `tfcc_threads` (nullptr: unset) and OMP_NUM_THREADS unset; its exit status.
+int child_default_threads(const char* tfcc_threads) {
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return -1;
+  int first = 0;
+  while (first < CPU_SETSIZE && !CPU_ISSET(first, &mask)) ++first;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) std::_Exit(101);
+    unsetenv("OMP_NUM_THREADS");
+    if (tfcc_threads) {
+      setenv("TFCC_NUM_THREADS", tfcc_threads, 1);
+    } else {
+      unsetenv("TFCC_NUM_THREADS");
+    }
+    setenv("TFCC_TEST_REPORT_THREADS", "1", 1);
+    char exe[] = "/proc/self/exe";
+    char filter[] = "--gtest_filter=DefaultThreadsChild.Report";
+    char* argv[] = {exe, filter, nullptr};
+    execv(exe, argv);
+    std::_Exit(102);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+TEST(DefaultThreads, FollowTheAffinityMask) {
+  EXPECT_EQ(child_default_threads(nullptr), 1) << "a process pinned to one CPU defaults to 1";
+}
+
+TEST(DefaultThreads, TfccNumThreadsOverrides) { EXPECT_EQ(child_default_threads("3"), 3); }
 
 }  // namespace
 }  // namespace tfcc

@@ -267,7 +267,10 @@ void fused_kernel(KernelContext& ctx) {
   });
   const int final_reg = in_place ? num_regs++ : -1;
   constexpr int64_t kBlock = 8192 / sizeof(T);  // 8 KiB per register
-  kernels::parallel_for(n, [&](int64_t lo, int64_t hi) {
+  // Each instruction is about one element-wise op's work per element.
+  const double cost =
+      static_cast<double>(std::max<size_t>(code.size(), 1)) * kernels::cost::kElementwise;
+  kernels::parallel_for_cost(n, cost, [&](int64_t lo, int64_t hi) {
     std::unique_ptr<T[]> scratch(new T[static_cast<size_t>(std::max(num_regs, 1)) * kBlock]);
     auto operand = [&](int64_t v, int64_t off) {
       if (v < num_inputs) {

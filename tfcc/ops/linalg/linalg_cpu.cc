@@ -139,6 +139,12 @@ void matmul_loop(const Problem& p, const T* a, const T* b, T* c) {
 
 // ---- oneDNN ----
 
+double matmul_work_ns(const Problem& p) {
+  return kernels::matmul_work_ns(2.0 * static_cast<double>(p.batch_size()) *
+                                 static_cast<double>(p.m) * static_cast<double>(p.n) *
+                                 static_cast<double>(p.k));
+}
+
 using onednn::engine;
 using onednn::stream;
 
@@ -298,6 +304,7 @@ void matmul_kernel(KernelContext& ctx) {
   const T* pa = ctx.input(0).data<T>();
   const T* pb = ctx.input(1).data<T>();
   if constexpr (std::is_same_v<T, float>) {
+    kernels::OneDnnThreads threads(matmul_work_ns(p));
     if (run_onednn(p, pa, pb, pc)) return;
   }
   matmul_loop<T>(p, pa, pb, pc);
@@ -375,6 +382,7 @@ void fused_matmul_kernel(KernelContext& ctx) {
     std::fill(pc, pc + out.num_elements(), T(0));
   } else {
     if constexpr (std::is_same_v<T, float>) {
+      kernels::OneDnnThreads threads(matmul_work_ns(p));
       if (run_fused_onednn(p, act, static_cast<float>(alpha), pa, pb, bias, pc)) return;
       if (!run_onednn(p, pa, pb, pc)) matmul_loop<T>(p, pa, pb, pc);
     } else {

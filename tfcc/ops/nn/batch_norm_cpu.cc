@@ -23,7 +23,7 @@ template <typename F>
 std::vector<double> row_sums(int64_t m, int64_t row_work, size_t width, F&& body) {
   const int64_t chunks =
       std::clamp<int64_t>(m * std::max<int64_t>(1, row_work) / kernels::kParallelGrain, 1,
-                          std::min<int64_t>(omp_get_max_threads(), std::max<int64_t>(1, m)));
+                          std::min<int64_t>(kernels::intra_op_threads(), std::max<int64_t>(1, m)));
   std::vector<double> part(static_cast<size_t>(chunks) * width, 0.0);
   auto run = [&](int64_t ch) {
     body(m * ch / chunks, m * (ch + 1) / chunks, part.data() + static_cast<size_t>(ch) * width);
@@ -31,8 +31,7 @@ std::vector<double> row_sums(int64_t m, int64_t row_work, size_t width, F&& body
   if (chunks == 1) {
     run(0);
   } else {
-#pragma omp parallel for num_threads(chunks) schedule(static)
-    for (int64_t ch = 0; ch < chunks; ++ch) run(ch);
+    kernels::parallel_chunks(chunks, run);
   }
   for (int64_t ch = 1; ch < chunks; ++ch) {
     for (size_t k = 0; k < width; ++k) part[k] += part[static_cast<size_t>(ch) * width + k];
@@ -74,7 +73,6 @@ Dims dims_of(const Tensor& x) {
 template <typename T>
 void fused_batch_norm_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  // Plain locals, not a structured binding: clang 16 cannot capture one in an OpenMP region.
   const Dims dims = dims_of(x);
   const int64_t m = dims.m, c = dims.c;
   const bool training = ctx.attr<bool>("is_training");
@@ -165,7 +163,6 @@ void fused_batch_norm_kernel(KernelContext& ctx) {
 template <typename T>
 void fused_batch_norm_grad_kernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(1);
-  // Plain locals, not a structured binding: clang 16 cannot capture one in an OpenMP region.
   const Dims dims = dims_of(x);
   const int64_t m = dims.m, c = dims.c;
   const bool training = ctx.attr<bool>("is_training");

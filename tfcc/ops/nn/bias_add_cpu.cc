@@ -82,8 +82,9 @@ void bias_add_grad_kernel(KernelContext& ctx) {
   if (g.num_elements() > 0) {
     const T* pg = g.data<T>();
     const int64_t per_row = c * inner;
-    const int64_t chunks = std::clamp<int64_t>(g.num_elements() / kernels::kParallelGrain, 1,
-                                               std::min<int64_t>(omp_get_max_threads(), l.outer));
+    const int64_t chunks =
+        std::clamp<int64_t>(g.num_elements() / kernels::kParallelGrain, 1,
+                            std::min<int64_t>(kernels::intra_op_threads(), l.outer));
     std::vector<std::vector<Acc>> part(static_cast<size_t>(chunks));
     auto run = [&](int64_t ch) {
       std::vector<Acc>& a = part[static_cast<size_t>(ch)];
@@ -105,8 +106,7 @@ void bias_add_grad_kernel(KernelContext& ctx) {
     if (chunks == 1) {
       run(0);
     } else {
-#pragma omp parallel for num_threads(chunks) schedule(static)
-      for (int64_t ch = 0; ch < chunks; ++ch) run(ch);
+      kernels::parallel_chunks(chunks, run);
     }
     for (const auto& a : part) {
       for (int64_t k = 0; k < c; ++k) acc[static_cast<size_t>(k)] += a[static_cast<size_t>(k)];

@@ -230,7 +230,7 @@ void reduce_kernel(KernelContext& ctx) {
   }
   const T* px = in.data<T>();
   const int64_t total = in.num_elements();
-  const int threads = omp_get_max_threads();
+  const int threads = kernels::intra_op_threads();
   std::vector<Acc> acc(static_cast<size_t>(n_out));
   int64_t largest = -1;  // the reduced collapsed dim with most elements, to split across threads
   for (size_t i = 0; i < l.dims.size(); ++i) {
@@ -240,24 +240,22 @@ void reduce_kernel(KernelContext& ctx) {
   if (want <= 1) {
     reduce_range<R>(l, px, 0, n_out, acc.data());
   } else if (n_out >= 4 * threads || l.dims[largest] < 2) {
-    const int64_t chunks = std::min(want, n_out);
-#pragma omp parallel for num_threads(chunks) schedule(static)
-    for (int64_t c = 0; c < chunks; ++c) {
-      reduce_range<R>(l, px, n_out * c / chunks, n_out * (c + 1) / chunks, acc.data());
-    }
+    // Each output is reduced whole by one thread, so the split does not change results.
+    kernels::parallel_for_cost(
+        n_out, static_cast<double>(total / n_out) * kernels::cost::kElementwise,
+        [&](int64_t lo, int64_t hi) { reduce_range<R>(l, px, lo, hi, acc.data()); });
   } else {
     // Few outputs: each thread reduces a slice of the largest reduced dim into its own partials.
     const int64_t d = l.dims[largest];
     const int64_t chunks = std::min(want, d);
     std::vector<Acc> partial(static_cast<size_t>(chunks * n_out));
-#pragma omp parallel for num_threads(chunks) schedule(static)
-    for (int64_t c = 0; c < chunks; ++c) {
+    kernels::parallel_chunks(chunks, [&](int64_t c) {
       Layout part = l;
       const int64_t b = d * c / chunks, e = d * (c + 1) / chunks;
       part.dims[largest] = e - b;
       part.finish();
       reduce_range<R>(part, px + b * l.strides[largest], 0, n_out, partial.data() + c * n_out);
-    }
+    });
     for (int64_t i = 0; i < n_out; ++i) {
       Acc a = partial[i];
       for (int64_t c = 1; c < chunks; ++c) a = R::combine(a, partial[c * n_out + i]);

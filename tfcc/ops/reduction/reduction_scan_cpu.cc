@@ -38,14 +38,8 @@ void for_segments(const AxisView& v, F fn) {
       fn(p, std::max(lo, p * v.inner) - p * v.inner, std::min(hi, (p + 1) * v.inner) - p * v.inner);
     }
   };
-  const int64_t chunks = std::min<int64_t>(
-      {int64_t{omp_get_max_threads()}, lanes, lanes * v.n / kernels::kParallelGrain});
-  if (chunks <= 1) {
-    run(0, lanes);
-    return;
-  }
-#pragma omp parallel for num_threads(chunks) schedule(static)
-  for (int64_t c = 0; c < chunks; ++c) run(lanes * c / chunks, lanes * (c + 1) / chunks);
+  // Each lane is scanned whole by one thread, so the split does not change results.
+  kernels::parallel_for_cost(lanes, static_cast<double>(v.n) * kernels::cost::kElementwise, run);
 }
 
 template <typename T>

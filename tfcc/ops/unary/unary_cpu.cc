@@ -9,12 +9,12 @@ namespace tfcc {
 namespace {
 
 template <typename T, typename R, typename F>
-void unary_loop(KernelContext& ctx, F f) {
+void unary_loop(KernelContext& ctx, F f, double cost = kernels::cost::kElementwise) {
   const Tensor& x = ctx.input(0);
   Tensor& out = ctx.allocate_output(0);
   const T* px = x.data<T>();
   R* po = out.mutable_data<R>();
-  kernels::parallel_for(out.num_elements(), [&](int64_t lo, int64_t hi) {
+  kernels::parallel_for_cost(out.num_elements(), cost, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) po[i] = f(px[i]);
   });
 }
@@ -89,26 +89,34 @@ KernelFn signed_kernel(const std::string& op) {
   return nullptr;
 }
 
-#define TFCC_FLOAT_UNARY(name, expr)                                                     \
-  if (op == name) {                                                                      \
-    return [](KernelContext& c) { unary_loop<T, T>(c, [](T x) -> T { return expr; }); }; \
+// Functions evaluated as polynomials (exp, tanh, ...) cost several times a plain arithmetic op,
+// so they go parallel at fewer elements.
+#define TFCC_FLOAT_UNARY_COST(name, expr, cost)    \
+  if (op == name) {                                \
+    return [](KernelContext& c) {                  \
+      unary_loop<T, T>(                            \
+          c, [](T x) -> T { return expr; }, cost); \
+    };                                             \
   }
+#define TFCC_FLOAT_UNARY(name, expr) TFCC_FLOAT_UNARY_COST(name, expr, kernels::cost::kElementwise)
+#define TFCC_FLOAT_UNARY_SLOW(name, expr) \
+  TFCC_FLOAT_UNARY_COST(name, expr, kernels::cost::kTranscendental)
 
 template <typename T>
 KernelFn float_kernel(const std::string& op) {
-  TFCC_FLOAT_UNARY("Exp", std::exp(x))
-  TFCC_FLOAT_UNARY("Log", std::log(x))
-  TFCC_FLOAT_UNARY("Log1p", std::log1p(x))
-  TFCC_FLOAT_UNARY("Expm1", std::expm1(x))
+  TFCC_FLOAT_UNARY_SLOW("Exp", std::exp(x))
+  TFCC_FLOAT_UNARY_SLOW("Log", std::log(x))
+  TFCC_FLOAT_UNARY_SLOW("Log1p", std::log1p(x))
+  TFCC_FLOAT_UNARY_SLOW("Expm1", std::expm1(x))
   TFCC_FLOAT_UNARY("Sqrt", std::sqrt(x))
   TFCC_FLOAT_UNARY("Rsqrt", T(1) / std::sqrt(x))
   TFCC_FLOAT_UNARY("Reciprocal", T(1) / x)
-  TFCC_FLOAT_UNARY("Sin", std::sin(x))
-  TFCC_FLOAT_UNARY("Cos", std::cos(x))
-  TFCC_FLOAT_UNARY("Tan", std::tan(x))
-  TFCC_FLOAT_UNARY("Tanh", std::tanh(x))
-  TFCC_FLOAT_UNARY("Sigmoid", stable_sigmoid(x))
-  TFCC_FLOAT_UNARY("Erf", std::erf(x))
+  TFCC_FLOAT_UNARY_SLOW("Sin", std::sin(x))
+  TFCC_FLOAT_UNARY_SLOW("Cos", std::cos(x))
+  TFCC_FLOAT_UNARY_SLOW("Tan", std::tan(x))
+  TFCC_FLOAT_UNARY_SLOW("Tanh", std::tanh(x))
+  TFCC_FLOAT_UNARY_SLOW("Sigmoid", stable_sigmoid(x))
+  TFCC_FLOAT_UNARY_SLOW("Erf", std::erf(x))
   TFCC_FLOAT_UNARY("Floor", std::floor(x))
   TFCC_FLOAT_UNARY("Ceil", std::ceil(x))
   TFCC_FLOAT_UNARY("Round", std::nearbyint(x))  // default rounding mode: half to even
@@ -121,6 +129,8 @@ KernelFn float_kernel(const std::string& op) {
   return nullptr;
 }
 #undef TFCC_FLOAT_UNARY
+#undef TFCC_FLOAT_UNARY_SLOW
+#undef TFCC_FLOAT_UNARY_COST
 
 }  // namespace
 
