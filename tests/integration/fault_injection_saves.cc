@@ -7,7 +7,8 @@
 //   fault_injection diskfull KIND DIR       # a save past RLIMIT_FSIZE fails cleanly (exit 0)
 //
 // KIND: manager (CheckpointManager), weights (Model.save_weights to a fixed path),
-// model_checkpoint (ModelCheckpoint to a fixed path inside fit), model_save (Model.save).
+// model_checkpoint (ModelCheckpoint to a fixed path inside fit), model_save (Model.save),
+// export (keras::export_model: a TensorFlow SavedModel directory).
 // Generation g sets every weight of the model to g before saving, so a load that mixed files of
 // two saves shows as weights of two different values.
 #include <signal.h>
@@ -64,6 +65,7 @@ int64_t generation_of(const Model& model) {
 std::string target(const std::string& kind, const std::string& dir) {
   if (kind == "manager") return dir;
   if (kind == "model_save") return dir + "/model";
+  if (kind == "export") return dir + "/export";
   return dir + "/w";
 }
 
@@ -101,6 +103,8 @@ void save_loop(const std::string& kind, const std::string& dir, int64_t count) {
       model->save_weights(path);
     } else if (kind == "model_save") {
       model->save(path);
+    } else if (kind == "export") {
+      export_model(*model, path);
     } else {
       throw tf::InvalidArgumentError("unknown kind " + kind);
     }
@@ -110,6 +114,21 @@ void save_loop(const std::string& kind, const std::string& dir, int64_t count) {
 // The generation the path holds; throws what the load raised.
 int64_t load(const std::string& kind, const std::string& dir) {
   const std::string path = target(kind, dir);
+  if (kind == "export") {
+    // The exported variables, as the loader restores them: all of one generation.
+    tf::saved_model::LoadedModel loaded = tf::saved_model::load(path);
+    int64_t g = -1;
+    for (const tf::Variable& v : loaded.variables) {
+      tf::Tensor t = v.read_value();
+      const float* p = t.data<float>();
+      for (int64_t i = 0; i < t.shape().num_elements(); ++i) {
+        if (g == -1) g = static_cast<int64_t>(p[i]);
+        if (p[i] != static_cast<float>(g)) g = -2;
+      }
+    }
+    if (g < 1) throw tf::DataLossError("the exported variables mix generations or hold none");
+    return g;
+  }
   std::shared_ptr<Model> model;
   if (kind == "model_save") {
     model = models::load_model(path);

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-KINDS = ["manager", "weights", "model_checkpoint", "model_save"]
+KINDS = ["manager", "weights", "model_checkpoint", "model_save", "export"]
 MIN_KILLS = 5
 
 

@@ -9,6 +9,7 @@
 #include "tfcc/io/saved_model/tf_import/tf_import.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
 
 namespace tfcc::saved_model {
 
@@ -139,7 +140,10 @@ void assemble_model(const ModelFile& m, std::span<const std::shared_ptr<Variable
 
 }  // namespace internal
 
-LoadedModel load(const std::string& dir, const LoadOptions& options) {
+LoadedModel load(const std::string& requested, const LoadOptions& options) {
+  // An export is swapped in as a whole (DirectoryCommit); after a crash inside a non-atomic swap
+  // the complete previous one is read.
+  const std::string dir = committed_directory(requested);
   if (tf_import::is_tensorflow_saved_model(dir)) return tf_import::load(dir, options);
   const std::string path = str_cat(dir, "/", kModelFilename);
   if (!file_exists(path)) {

@@ -1,8 +1,5 @@
-// write_tf_export: the files of a TensorFlow SavedModel, written under a temporary name and
-// renamed into place; and the version directories TF Serving expects.
-#include <fcntl.h>
-#include <unistd.h>
-
+// write_tf_export: the files of a TensorFlow SavedModel, committed as a whole (DirectoryCommit);
+// and the version directories TF Serving expects.
 #include <charconv>
 #include <filesystem>
 
@@ -10,6 +7,7 @@
 #include "tfcc/io/saved_model/saved_model.h"
 #include "tfcc/io/saved_model/tf_export/tf_saved_model.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
 
 namespace tfcc::saved_model {
 
@@ -17,25 +15,15 @@ namespace fs = std::filesystem;
 using ::tfcc::internal::str_cat;
 
 namespace tf_export {
-namespace {
-
-void fsync_directory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
-}  // namespace
 
 void write_tf_export(const TfExport& e, const std::string& directory) {
   TFCC_CHECK_ARG(!directory.empty(), "saved_model::save needs a directory");
-  std::string dir = directory;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  const std::string tmp = str_cat(dir, ".tmp-", ::getpid());
-  const std::string old = str_cat(dir, ".old-", ::getpid());
+  // Written into a fresh directory beside the old export, then swapped in as a whole
+  // (platform/file_set.h): a kill at any instant leaves the complete old or the complete new one.
+  DirectoryCommit commit(directory, {kTensorFlowModelFilename, kVariablesDirectory, kModelFilename,
+                                     "fingerprint.pb", "assets"});
+  const std::string& tmp = commit.path();
   try {
-    fs::remove_all(tmp);
     make_dirs(str_cat(tmp, "/", kVariablesDirectory));
     checkpoint::BundleWriter writer(str_cat(tmp, "/", kVariablesPrefix));
     for (size_t i = 0; i < e.keys.size(); ++i) writer.add(e.keys[i], e.values[i]);
@@ -43,23 +31,9 @@ void write_tf_export(const TfExport& e, const std::string& directory) {
     writer.finish();
     write_file_atomic(str_cat(tmp, "/", kTensorFlowModelFilename),
                       e.saved_model.SerializeAsString());
-    fsync_directory(tmp);
-    const bool replaced = fs::exists(dir);
-    if (replaced) {
-      fs::remove_all(old);
-      fs::rename(dir, old);
-    }
-    fs::rename(tmp, dir);
-    fsync_directory(fs::absolute(fs::path(dir)).parent_path().string());
-    if (replaced) fs::remove_all(old);
+    commit.commit();
   } catch (const fs::filesystem_error& err) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
-    throw UnknownError(str_cat("saved_model::save to ", dir, ": ", err.what()));
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
-    throw;
+    throw UnknownError(str_cat("saved_model::save to ", directory, ": ", err.what()));
   }
 }
 
