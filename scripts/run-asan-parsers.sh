@@ -14,6 +14,7 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-16/bin/llvm-symboliz
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-16/bin/llvm-symbolizer
 fi
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_libhdf5.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
 run() {
   local bin=$1 filter=$2 rc=0
@@ -28,7 +29,7 @@ run() {
   (cd "$dir" && "./$(basename "$bin")" --gtest_filter="$filter" --gtest_brief=1) >"$log" 2>&1 ||
     rc=$?
   local passed
-  passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{print $4}')
+  passed=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{print $4}' || true)
   if [ "$rc" -ne 0 ] || grep -q -E 'ERROR: (Address|Leak)Sanitizer' "$log"; then
     printf 'asan %-12s FAILED (exit %s, log %s)\n' "$(basename "$bin")" "$rc" "$log"
     tail -60 "$log" >&2

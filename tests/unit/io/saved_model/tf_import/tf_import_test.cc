@@ -142,7 +142,7 @@ TEST(TfImportTest, UnknownOpsAreListedTogetherBeforeAnythingRuns) {
 
 TEST(TfImportTest, CorruptAndMissingFiles) {
   const std::string dir = temp_dir("corrupt");
-  write_file_atomic(dir + "/saved_model.pb", std::string("\x0a\xff\xff\xff\x0f garbage", 15));
+  write_file_atomic(dir + "/saved_model.pb", std::string("\x0a\xff\xff\xff\x0f garbage"));
   try {
     load(dir);
     FAIL() << "expected DataLossError";
