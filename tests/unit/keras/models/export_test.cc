@@ -24,9 +24,9 @@ std::string export_dir(const std::string& name) {
   return dir + "/export";
 }
 
-TEST(ExportModelTest, SequentialCnnRoundTripBitwise) {
-  tfcc::random::set_seed(3);
-  Sequential model({
+// A small seed-like CNN: conv/pool/dropout/batch norm, so the export drops Dropout and keeps BN.
+std::vector<LayerPtr> small_cnn() {
+  return {
       layers::Conv2D(4, 3, {.activation = "relu", .input_shape = {8, 8, 1}}),
       layers::MaxPooling2D(),
       layers::Flatten(),
@@ -34,7 +34,12 @@ TEST(ExportModelTest, SequentialCnnRoundTripBitwise) {
       layers::Dense(8, {.activation = "relu"}),
       layers::BatchNormalization(),
       layers::Dense(3),
-  });
+  };
+}
+
+TEST(ExportModelTest, SequentialCnnRoundTripBitwise) {
+  tfcc::random::set_seed(3);
+  Sequential model(small_cnn());
   // Moving statistics away from their initial values, as after training.
   Tensor batch = random::uniform({16, 8, 8, 1});
   model(batch, {.training = true});
@@ -71,15 +76,7 @@ TEST(ExportModelTest, FunctionalModelUsesInputName) {
 
 TEST(ExportModelTest, TensorFlowFormatHoldsTheInferenceGraph) {
   tfcc::random::set_seed(4);
-  Sequential model({
-      layers::Conv2D(4, 3, {.activation = "relu", .input_shape = {8, 8, 1}}),
-      layers::MaxPooling2D(),
-      layers::Flatten(),
-      layers::Dropout(0.1),
-      layers::Dense(8, {.activation = "relu"}),
-      layers::BatchNormalization(),
-      layers::Dense(3),
-  });
+  Sequential model(small_cnn());
   model(random::uniform({4, 8, 8, 1}), {.training = true});
   const std::string dir = export_dir("tensorflow") + "/1";
   export_model(model, dir, {.save = {.format = saved_model::Format::kTensorFlow}});
