@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "tfcc/io/proto/message_io.h"
 #include "tfcc/platform/errors.h"
 #include "tfcc/platform/file.h"
 
@@ -15,10 +16,7 @@ using ::tfcc::internal::str_cat;
 
 tensorflow::SavedModel parse_saved_model(const std::string& bytes, const std::string& context) {
   tensorflow::SavedModel sm;
-  if (!sm.ParseFromString(bytes)) {
-    throw DataLossError(str_cat(context, ": not a SavedModel protobuf message (", bytes.size(),
-                                " bytes; truncated or corrupt)"));
-  }
+  io::proto::parse(sm, bytes, context);  // nesting- and size-limited; DataLossError naming context
   return sm;
 }
 
