@@ -1,7 +1,4 @@
 // tfcc::saved_model::save: graphs, signatures and variables into a directory, atomically.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <set>
 
@@ -11,6 +8,7 @@
 #include "tfcc/io/saved_model/tf_export/tf_saved_model.h"
 #include "tfcc/platform/crc32c.h"
 #include "tfcc/platform/file.h"
+#include "tfcc/platform/file_set.h"
 
 namespace tfcc::saved_model {
 
@@ -52,28 +50,6 @@ SignatureDef make_signature(const std::string& name, const ConcreteFunction& fn,
 FileDigest digest(const std::string& dir, const std::string& relative) {
   std::string bytes = read_file(dir + "/" + relative);
   return {relative, bytes.size(), crc32c::mask(crc32c::value(bytes))};
-}
-
-void fsync_directory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
-// Moves the finished temporary directory to `dir`, replacing an older export.
-void commit(const std::string& tmp, const std::string& dir) {
-  const std::string old = str_cat(dir, ".old-", ::getpid());
-  bool replaced = false;
-  if (fs::exists(dir)) {
-    fs::remove_all(old);
-    fs::rename(dir, old);
-    replaced = true;
-  }
-  fs::rename(tmp, dir);
-  fs::path parent = fs::absolute(fs::path(dir)).parent_path();
-  fsync_directory(parent.string());
-  if (replaced) fs::remove_all(old);
 }
 
 }  // namespace
@@ -136,9 +112,11 @@ void save(const Module& module, const std::string& directory,
     m.variables.push_back(std::move(def));
   }
 
-  const std::string tmp = str_cat(dir, ".tmp-", ::getpid());
+  // Swapped in as a whole (platform/file_set.h), like the TensorFlow-format export.
+  DirectoryCommit commit(dir, {kTensorFlowModelFilename, kVariablesDirectory, kModelFilename,
+                               "fingerprint.pb", "assets"});
+  const std::string& tmp = commit.path();
   try {
-    fs::remove_all(tmp);
     make_dirs(str_cat(tmp, "/", kVariablesDirectory));
     checkpoint::BundleWriter writer(str_cat(tmp, "/", kVariablesPrefix));
     for (size_t i = 0; i < values.size(); ++i) writer.add(m.variables[i].key, values[i]);
@@ -146,16 +124,9 @@ void save(const Module& module, const std::string& directory,
     m.files.push_back(digest(tmp, checkpoint::index_filename(kVariablesPrefix)));
     m.files.push_back(digest(tmp, checkpoint::data_filename(kVariablesPrefix, 0, 1)));
     write_file_atomic(str_cat(tmp, "/", kModelFilename), encode_model_file(m));
-    fsync_directory(tmp);
-    commit(tmp, dir);
+    commit.commit();
   } catch (const fs::filesystem_error& e) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
     throw UnknownError(str_cat("saved_model::save to ", dir, ": ", e.what()));
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(tmp, ignored);
-    throw;
   }
 }
 
