@@ -58,6 +58,10 @@ def fmt(x, digits=0):
     return "n/a" if x is None else f"{x:,.{digits}f}"
 
 
+def times(x):
+    return "n/a" if x is None else f"{x:.2f}x"
+
+
 def rows(med, configs, kind, workloads, threads, batches, target):
     lines, verdicts = [], []
     for w in workloads:
@@ -83,8 +87,8 @@ def rows(med, configs, kind, workloads, threads, batches, target):
                     f"| {name} | {b} | {t} | {fmt(tfcc)} | {fmt(get('tensorflow'))} | "
                     f"{fmt(pt)}{f' ({pt_cfg})' if pt and pt_cfg else ''} | "
                     f"{fmt(get('onnxruntime')) if kind == 'infer' else '-'} | "
-                    f"{fmt(ratio, 2)}x | >= {target}x | {pf(quiet_ok)} | "
-                    f"{fmt(get('tfcc', 'busy'))} | {fmt(s_tfcc, 2)}x | {fmt(s_tf, 2)}x | "
+                    f"{times(ratio)} | >= {target}x | {pf(quiet_ok)} | "
+                    f"{fmt(get('tfcc', 'busy'))} | {times(s_tfcc)} | {times(s_tf)} | "
                     f"{pf(busy_ok)} |")
     return lines, verdicts
 
