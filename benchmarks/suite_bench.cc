@@ -11,8 +11,8 @@
 //       a SavedModel written by TensorFlow: load time (s), first call (s) and samples/s on random
 //       inputs shaped and typed like X.npy.
 //
-// Each timed region is calibrated: a few warm-up steps (tracing), a few timed to estimate the
-// step, then as many steps as fill --seconds.
+// Each timed region is calibrated: 3 warm-up steps (tracing), then one call of n steps, n grown
+// until that call lasts --seconds (suite_common.py's steps_per_s does the same for the peers).
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,16 +47,19 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Runs `run(n)` (n steps) for about `seconds` after warm-up; returns steps per second.
+// Runs `run(n)` (n steps) after a 3-step warm-up, growing n until one timed call lasts at least
+// `seconds`; returns steps per second of that call.
 double steps_per_s(const std::function<void(int64_t)>& run, double seconds) {
   run(3);
-  double t0 = now_s();
-  run(3);
-  const double est = std::max((now_s() - t0) / 3.0, 1e-6);
-  const int64_t n = std::clamp<int64_t>(static_cast<int64_t>(seconds / est), 3, 1000000);
-  t0 = now_s();
-  run(n);
-  return static_cast<double>(n) / (now_s() - t0);
+  int64_t n = 3;
+  for (;;) {
+    const double t0 = now_s();
+    run(n);
+    const double t = now_s() - t0;
+    if (t >= seconds || n >= 1000000) return static_cast<double>(n) / t;
+    const double want = 1.1 * seconds / std::max(t, 1e-6) * static_cast<double>(n);
+    n = std::clamp<int64_t>(static_cast<int64_t>(want), n + 1, 1000000);
+  }
 }
 
 std::vector<std::string> records;

@@ -30,15 +30,16 @@ def parse_args(doc):
 
 
 def steps_per_s(run, seconds):
-    """Calls run(3) to warm up, run(3) to estimate a step, then run(n) for ~seconds: steps/s."""
+    """run(3) to warm up, then run(n) with n grown until one call lasts `seconds`: steps/s."""
     run(3)
-    t0 = time.perf_counter()
-    run(3)
-    est = max((time.perf_counter() - t0) / 3, 1e-6)
-    n = int(min(max(seconds / est, 3), 1000000))
-    t0 = time.perf_counter()
-    run(n)
-    return n / (time.perf_counter() - t0)
+    n = 3
+    while True:
+        t0 = time.perf_counter()
+        run(n)
+        t = time.perf_counter() - t0
+        if t >= seconds or n >= 1000000:
+            return n / t
+        n = int(min(max(1.1 * seconds / max(t, 1e-6) * n, n + 1), 1000000))
 
 
 class Records:

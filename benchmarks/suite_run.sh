@@ -14,7 +14,7 @@
 #
 # --quick: one round, 0.5 s per timed region, 40 CNN fit steps, PyTorch eager only: checks the
 # whole suite end to end in ~25 minutes; its figures are not the official ones.
-# Environment: REPS (3; quick 1), SECONDS_PER_RUN (5; quick 0.5), CNN_STEPS (1000; quick 40),
+# Environment: REPS (3; quick 1), SECONDS_PER_RUN (5; quick 0.5), CNN_STEPS (300; quick 40),
 # THREADS ("1 2"), LOADS ("quiet busy"), TRAIN ("cnn resnet gru lstm transformer mlp"),
 # INFER ("cnn resnet"), SAVED_MODELS ("cnn lstm mobilenetv2 resnet50 transformer"; "" skips),
 # SUITE_TORCH_COMPILE (1; quick 0), RUN_TIMEOUT (1200 s per run), BUSY_MAX_S (1500), OUT
@@ -42,7 +42,7 @@ if [ $QUICK = 1 ]; then
   REPS=${REPS:-1} SECONDS_PER_RUN=${SECONDS_PER_RUN:-0.5} CNN_STEPS=${CNN_STEPS:-40}
   export SUITE_TORCH_COMPILE=${SUITE_TORCH_COMPILE:-0}
 else
-  REPS=${REPS:-3} SECONDS_PER_RUN=${SECONDS_PER_RUN:-5} CNN_STEPS=${CNN_STEPS:-1000}
+  REPS=${REPS:-3} SECONDS_PER_RUN=${SECONDS_PER_RUN:-5} CNN_STEPS=${CNN_STEPS:-300}
   export SUITE_TORCH_COMPILE=${SUITE_TORCH_COMPILE:-1}
 fi
 THREADS=${THREADS:-1 2}
