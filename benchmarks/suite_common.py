@@ -49,9 +49,9 @@ class Records:
     def add(self, workload, kind, batch, value, unit, config="", framework=None, version=None):
         fw = framework or self.framework
         print(f"{fw} {workload} {kind} batch {batch} ({config}): {value:.4g} {unit}", flush=True)
-        self.items.append({"framework": fw, "version": version or self.version, "workload": workload,
-                           "kind": kind, "batch": batch, "value": value, "unit": unit,
-                           "config": config})
+        self.items.append({"framework": fw, "version": version or self.version,
+                           "workload": workload, "kind": kind, "batch": batch, "value": value,
+                           "unit": unit, "config": config})
 
     def write(self, path):
         if path:
