@@ -113,7 +113,7 @@ bench: deps
 	cmake --build $(BUILD) -j $(JOBS)
 	bash benchmarks/run.sh $(BUILD)
 
-# The suite of BENCHMARKS.md's first table (benchmarks/suite_run.sh; ~2 h in full, ~25 min with
+# The suite of BENCHMARKS.md's first table (benchmarks/suite_run.sh; ~2 h in full, ~15 min with
 # SUITE_ARGS=--quick). Only its own binaries are built.
 SUITE_ARGS ?=
 bench-suite: deps
