@@ -73,7 +73,7 @@ have "$PYTHON_TF" tensorflow && HAVE_TF=1
 have "$PYTHON_TORCH" torch && HAVE_TORCH=1
 [ $HAVE_TF = 1 ] || echo "suite_run.sh: no TensorFlow at $PYTHON_TF: its columns print n/a" >&2
 [ $HAVE_TORCH = 1 ] || echo "suite_run.sh: no PyTorch at $PYTHON_TORCH: its columns print n/a" >&2
-rm -rf "$OUT"
+rm -rf "$OUT/raw" "$OUT/logs"; rm -f "$OUT/runs.tsv" "$OUT/table.md"
 mkdir -p "$OUT/raw" "$OUT/logs"
 
 BUSY_PIDS=()
