@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tfcc/core/tensor.h"
@@ -64,6 +65,12 @@ class Loss {
  private:
   std::string name_;
   Reduction reduction_;
+};
+
+/// Options of the losses that take only a reduction and a name.
+struct SimpleLossOptions {
+  Reduction reduction = Reduction::kAuto;
+  std::optional<std::string> name;  ///< default: the loss's Keras name
 };
 
 /// A per-sample loss function: (y_true, y_pred) -> losses.

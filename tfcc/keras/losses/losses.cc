@@ -2,7 +2,9 @@
 #include "tfcc/keras/losses/losses.h"
 
 #include <map>
+#include <vector>
 
+#include "tfcc/keras/losses/loss_util.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -13,20 +15,8 @@
 namespace tfcc::keras::losses {
 namespace {
 
-// y_true in y_pred's dtype (Keras casts targets to the prediction dtype).
-Tensor as_pred_dtype(const Tensor& y_true, const Tensor& y_pred) {
-  return y_true.dtype() == y_pred.dtype() ? y_true : cast(y_true, y_pred.dtype());
-}
-
-// The size of the `axis` dimension as a scalar of `dtype` (static when known).
-Tensor dim_as(const Tensor& t, int64_t axis, DType dtype) {
-  PartialShape s = t.partial_shape();
-  int r = s.rank();
-  int64_t a = axis < 0 ? axis + r : axis;
-  TFCC_CHECK_ARG(a >= 0 && a < r, "axis ", axis, " is out of range for a tensor of rank ", r);
-  if (s.dim(static_cast<int>(a)) >= 0) return scalar_tensor(double(s.dim(int(a))), dtype);
-  return cast(shape(t, int32)(a), dtype);
-}
+using detail::as_pred_dtype;
+using detail::dim_as;
 
 // Labels of rank(logits) - 1 as int64, validating the shapes as TF does.
 Tensor sparse_labels(const Tensor& y_true, const Tensor& y_pred) {
@@ -184,50 +174,66 @@ Tensor Huber::call(const Tensor& y_true, const Tensor& y_pred) const {
   return huber(t, p, delta_);
 }
 
-std::shared_ptr<Loss> get(const std::string& identifier) {
-  using Factory = std::shared_ptr<Loss> (*)();
-  static const std::map<std::string, Factory> kFactories = {
+namespace {
+
+template <typename L>
+std::shared_ptr<Loss> make_loss() {
+  return std::make_shared<L>();
+}
+
+struct LossEntry {
+  std::shared_ptr<Loss> (*make)();
+  std::vector<std::string> aliases;  // the class name first
+};
+
+// Every loss get() knows, by its Keras function name.
+const std::map<std::string, LossEntry>& loss_table() {
+  static const std::map<std::string, LossEntry> kTable = {
       {"sparse_categorical_crossentropy",
-       []() -> std::shared_ptr<Loss> { return std::make_shared<SparseCategoricalCrossentropy>(); }},
+       {make_loss<SparseCategoricalCrossentropy>, {"SparseCategoricalCrossentropy"}}},
       {"categorical_crossentropy",
-       []() -> std::shared_ptr<Loss> { return std::make_shared<CategoricalCrossentropy>(); }},
-      {"binary_crossentropy",
-       []() -> std::shared_ptr<Loss> { return std::make_shared<BinaryCrossentropy>(); }},
-      {"mean_squared_error",
-       []() -> std::shared_ptr<Loss> { return std::make_shared<MeanSquaredError>(); }},
-      {"mean_absolute_error",
-       []() -> std::shared_ptr<Loss> { return std::make_shared<MeanAbsoluteError>(); }},
-      {"huber_loss", []() -> std::shared_ptr<Loss> { return std::make_shared<Huber>(); }},
-      {"kl_divergence", []() -> std::shared_ptr<Loss> { return std::make_shared<KLDivergence>(); }},
+       {make_loss<CategoricalCrossentropy>, {"CategoricalCrossentropy"}}},
+      {"binary_crossentropy", {make_loss<BinaryCrossentropy>, {"BinaryCrossentropy"}}},
+      {"mean_squared_error", {make_loss<MeanSquaredError>, {"MeanSquaredError", "mse", "MSE"}}},
+      {"mean_absolute_error", {make_loss<MeanAbsoluteError>, {"MeanAbsoluteError", "mae", "MAE"}}},
+      {"huber_loss", {make_loss<Huber>, {"Huber", "huber"}}},
+      {"kl_divergence",
+       {make_loss<KLDivergence>, {"KLDivergence", "kld", "KLD", "kullback_leibler_divergence"}}},
+      {"mean_squared_logarithmic_error",
+       {make_loss<MeanSquaredLogarithmicError>, {"MeanSquaredLogarithmicError", "msle", "MSLE"}}},
+      {"mean_absolute_percentage_error",
+       {make_loss<MeanAbsolutePercentageError>, {"MeanAbsolutePercentageError", "mape", "MAPE"}}},
+      {"log_cosh", {make_loss<LogCosh>, {"LogCosh", "logcosh"}}},
+      {"poisson", {make_loss<Poisson>, {"Poisson"}}},
+      {"cosine_similarity", {make_loss<CosineSimilarity>, {"CosineSimilarity"}}},
+      {"hinge", {make_loss<Hinge>, {"Hinge"}}},
+      {"squared_hinge", {make_loss<SquaredHinge>, {"SquaredHinge"}}},
+      {"categorical_hinge", {make_loss<CategoricalHinge>, {"CategoricalHinge"}}},
+      {"binary_focal_crossentropy",
+       {make_loss<BinaryFocalCrossentropy>, {"BinaryFocalCrossentropy"}}},
+      {"categorical_focal_crossentropy",
+       {make_loss<CategoricalFocalCrossentropy>, {"CategoricalFocalCrossentropy"}}},
+      {"dice", {make_loss<Dice>, {"Dice"}}},
+      {"tversky", {make_loss<Tversky>, {"Tversky"}}},
   };
-  static const std::map<std::string, std::string> kAliases = {
-      {"SparseCategoricalCrossentropy", "sparse_categorical_crossentropy"},
-      {"CategoricalCrossentropy", "categorical_crossentropy"},
-      {"BinaryCrossentropy", "binary_crossentropy"},
-      {"MeanSquaredError", "mean_squared_error"},
-      {"mse", "mean_squared_error"},
-      {"MSE", "mean_squared_error"},
-      {"MeanAbsoluteError", "mean_absolute_error"},
-      {"mae", "mean_absolute_error"},
-      {"MAE", "mean_absolute_error"},
-      {"Huber", "huber_loss"},
-      {"huber", "huber_loss"},
-      {"KLDivergence", "kl_divergence"},
-      {"kld", "kl_divergence"},
-      {"KLD", "kl_divergence"},
-      {"kullback_leibler_divergence", "kl_divergence"},
-  };
-  std::string key = identifier;
-  if (auto a = kAliases.find(key); a != kAliases.end()) key = a->second;
-  auto f = kFactories.find(key);
-  if (f == kFactories.end()) {
-    throw InvalidArgumentError(internal::str_cat(
-        "Unknown loss function: '", identifier,
-        "'. Known losses: sparse_categorical_crossentropy, categorical_crossentropy, "
-        "binary_crossentropy, mean_squared_error (mse), mean_absolute_error (mae), huber_loss "
-        "(huber), kl_divergence (kld)."));
+  return kTable;
+}
+
+}  // namespace
+
+std::shared_ptr<Loss> get(const std::string& identifier) {
+  const auto& table = loss_table();
+  if (auto it = table.find(identifier); it != table.end()) return it->second.make();
+  std::string known;
+  for (const auto& [name, entry] : table) {
+    for (const std::string& alias : entry.aliases) {
+      if (alias == identifier) return entry.make();
+    }
+    known += (known.empty() ? "" : ", ") + name;
   }
-  return f->second();
+  throw InvalidArgumentError(
+      internal::str_cat("Unknown loss function: '", identifier, "'. Known losses: ", known,
+                        " (and their class names, e.g. 'MeanSquaredError', or 'mse')."));
 }
 
 }  // namespace tfcc::keras::losses

@@ -1,5 +1,6 @@
 // Keras losses: the per-sample functions and the loss objects that weight and reduce them, with
-// tf.keras 2's names, defaults and formulas.
+// Keras 3's names, defaults and formulas (docs/keras3.md: where they differ from Keras 2). The
+// other families: regression.h, hinge.h, focal.h, overlap.h.
 //
 //   namespace losses = tfcc::keras::losses;
 //   auto loss_fn = losses::SparseCategoricalCrossentropy({.from_logits = true});
@@ -16,7 +17,11 @@
 #include <optional>
 #include <string>
 
+#include "tfcc/keras/losses/focal.h"
+#include "tfcc/keras/losses/hinge.h"
 #include "tfcc/keras/losses/loss.h"
+#include "tfcc/keras/losses/overlap.h"
+#include "tfcc/keras/losses/regression.h"
 
 namespace tfcc::keras::losses {
 
@@ -109,11 +114,6 @@ class BinaryCrossentropy : public Loss {
   BinaryCrossentropyOptions options_;
 };
 
-/// Options of the losses that take only a reduction and a name.
-struct SimpleLossOptions {
-  Reduction reduction = Reduction::kAuto;
-  std::optional<std::string> name;  ///< default: the loss's Keras name
-};
 /// tf.keras.losses.MeanSquaredError ("mean_squared_error").
 class MeanSquaredError : public Loss {
  public:

@@ -50,6 +50,54 @@ std::shared_ptr<Metric> get(const std::string& identifier) {
       {"mean",
        [](const std::string& n) { return std::make_shared<Mean>(MetricOptions{.name = n}); }},
       {"sum", [](const std::string& n) { return std::make_shared<Sum>(MetricOptions{.name = n}); }},
+      {"kl_divergence",
+       [](const std::string& n) {
+         return std::make_shared<KLDivergence>(MetricOptions{.name = n});
+       }},
+      {"poisson",
+       [](const std::string& n) { return std::make_shared<Poisson>(MetricOptions{.name = n}); }},
+      {"hinge",
+       [](const std::string& n) { return std::make_shared<Hinge>(MetricOptions{.name = n}); }},
+      {"squared_hinge",
+       [](const std::string& n) {
+         return std::make_shared<SquaredHinge>(MetricOptions{.name = n});
+       }},
+      {"categorical_hinge",
+       [](const std::string& n) {
+         return std::make_shared<CategoricalHinge>(MetricOptions{.name = n});
+       }},
+      {"mean_squared_logarithmic_error",
+       [](const std::string& n) {
+         return std::make_shared<MeanSquaredLogarithmicError>(MetricOptions{.name = n});
+       }},
+      {"mean_absolute_percentage_error",
+       [](const std::string& n) {
+         return std::make_shared<MeanAbsolutePercentageError>(MetricOptions{.name = n});
+       }},
+      {"logcosh",
+       [](const std::string& n) {
+         return std::make_shared<LogCoshError>(MetricOptions{.name = n});
+       }},
+      {"root_mean_squared_error",
+       [](const std::string& n) {
+         return std::make_shared<RootMeanSquaredError>(MetricOptions{.name = n});
+       }},
+      {"binary_crossentropy",
+       [](const std::string& n) {
+         return std::make_shared<BinaryCrossentropy>(CrossentropyOptions{.name = n});
+       }},
+      {"categorical_crossentropy",
+       [](const std::string& n) {
+         return std::make_shared<CategoricalCrossentropy>(CrossentropyOptions{.name = n});
+       }},
+      {"sparse_categorical_crossentropy",
+       [](const std::string& n) {
+         return std::make_shared<SparseCategoricalCrossentropy>(CrossentropyOptions{.name = n});
+       }},
+      {"cosine_similarity",
+       [](const std::string& n) {
+         return std::make_shared<CosineSimilarity>(CosineSimilarityOptions{.name = n});
+       }},
   };
   static const std::map<std::string, std::string> kAliases = {
       {"acc", "accuracy"},
@@ -70,6 +118,22 @@ std::shared_ptr<Metric> get(const std::string& identifier) {
       {"AUC", "auc"},
       {"Mean", "mean"},
       {"Sum", "sum"},
+      {"KLDivergence", "kl_divergence"},
+      {"kld", "kl_divergence"},
+      {"Poisson", "poisson"},
+      {"Hinge", "hinge"},
+      {"SquaredHinge", "squared_hinge"},
+      {"CategoricalHinge", "categorical_hinge"},
+      {"MeanSquaredLogarithmicError", "mean_squared_logarithmic_error"},
+      {"msle", "mean_squared_logarithmic_error"},
+      {"MeanAbsolutePercentageError", "mean_absolute_percentage_error"},
+      {"mape", "mean_absolute_percentage_error"},
+      {"LogCoshError", "logcosh"},
+      {"RootMeanSquaredError", "root_mean_squared_error"},
+      {"BinaryCrossentropy", "binary_crossentropy"},
+      {"CategoricalCrossentropy", "categorical_crossentropy"},
+      {"SparseCategoricalCrossentropy", "sparse_categorical_crossentropy"},
+      {"CosineSimilarity", "cosine_similarity"},
   };
   std::string key = identifier;
   if (auto a = kAliases.find(key); a != kAliases.end()) key = a->second;

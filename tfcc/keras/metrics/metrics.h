@@ -14,6 +14,7 @@
 
 #include "tfcc/keras/metrics/accuracy.h"
 #include "tfcc/keras/metrics/confusion.h"
+#include "tfcc/keras/metrics/loss_metrics.h"
 #include "tfcc/keras/metrics/metric.h"
 
 namespace tfcc::keras::metrics {
