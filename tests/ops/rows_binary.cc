@@ -210,9 +210,18 @@ std::vector<OpRow> binary_rows() {
                     {"bytes", {vec({0, 1, 128, 255, 200}), vec({0, 7, 8, 1, 9})}, {uint8}}});
     row.reference = bitwise_ref(std::move(ref));
     row.grad_check = false;  // integers only
-    row.invalid.push_back({"float inputs",
-                           [f] { f(constant({1.f}), constant({1.f}), Loc::current()); },
-                           ErrorCode::kInvalidArgument, "[Op:" + op + "]"});
+    row.invalid = {{"float inputs", [f] { f(constant({1.f}), constant({1.f}), Loc::current()); },
+                    ErrorCode::kInvalidArgument, "[Op:" + op + "]"},
+                   {"incompatible shapes",
+                    [f] {
+                      f(constant({1, 2, 3}), constant({1, 2}), Loc::current());
+                    },
+                    ErrorCode::kInvalidArgument, "Incompatible shapes"},
+                   {"mixed dtypes",
+                    [f] {
+                      f(constant({1, 2}), constant({1, 2}, int64), Loc::current());
+                    },
+                    ErrorCode::kInvalidArgument, "[Op:" + op + "]"}};
     rows.push_back(std::move(row));
   };
   bitwise("bitwise_and", "BitwiseAnd", bitwise_and,

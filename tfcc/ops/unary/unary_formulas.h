@@ -47,21 +47,27 @@ inline double lgamma(double x) {
   int sign;
   return ::lgamma_r(x, &sign);
 }
-// psi(x) = d/dx log Gamma(x): reflection below 1/2, recurrence up to 6, then the asymptotic
-// series ln x - 1/(2x) - sum B_2k / (2k x^2k). NaN at the poles (0, -1, ...) and -inf, as TF.
+// psi(x) = d/dx log Gamma(x): reflection below 1/2 (pi / tan(pi x) from the offset to the
+// nearest integer, exact in any precision, so values near the poles keep their digits),
+// recurrence up to 6, then the asymptotic series ln x - 1/(2x) - sum B_2k / (2k x^2k) to k = 7.
+// NaN at the poles (0, -1, ...) and at -inf, as TensorFlow.
 template <typename T>
 T digamma(T x) {
   if (std::isnan(x) || x == INFINITY) return x;
   if (x <= 0 && x == std::floor(x)) return T(NAN);
   T acc = 0;
   if (x < T(0.5)) {
-    acc = -std::numbers::pi_v<T> / std::tan(std::numbers::pi_v<T> * x);
+    acc = -std::numbers::pi_v<T> / std::tan(std::numbers::pi_v<T> * (x - std::nearbyint(x)));
     x = T(1) - x;
   }
   for (; x < T(6); x += T(1)) acc -= T(1) / x;
   const T z = T(1) / (x * x);
   const T series =
-      z * (T(1) / 12 - z * (T(1) / 120 - z * (T(1) / 252 - z * (T(1) / 240 - z * (T(1) / 132)))));
+      z *
+      (T(1) / 12 -
+       z * (T(1) / 120 -
+            z * (T(1) / 252 -
+                 z * (T(1) / 240 - z * (T(1) / 132 - z * (T(691) / 32760 - z * (T(1) / 12)))))));
   return acc + std::log(x) - T(0.5) / x - series;
 }
 }  // namespace detail
