@@ -316,6 +316,39 @@ OpRow unary_row(std::string name, std::string op, std::vector<DType> dtypes,
   return row;
 }
 
+Ref broadcast_ref(const Ref& a, const Ref& b, const std::function<double(double, double)>& ref) {
+  // NumPy broadcasting in the reference, independent of the kernels' plan.
+  size_t r = std::max(a.shape.size(), b.shape.size());
+  std::vector<int64_t> shape(r);
+  for (size_t i = 0; i < r; ++i) {
+    int64_t da = i < r - a.shape.size() ? 1 : a.shape[i - (r - a.shape.size())];
+    int64_t db = i < r - b.shape.size() ? 1 : b.shape[i - (r - b.shape.size())];
+    shape[i] = da == 1 ? db : da;
+  }
+  Ref out{shape, {}, std::nullopt};
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  for (int64_t flat = 0; flat < n; ++flat) {
+    int64_t ia = 0, ib = 0, sa = 1, sb = 1, rem = flat;
+    for (int i = static_cast<int>(r) - 1; i >= 0; --i) {
+      int64_t idx = rem % shape[i];
+      rem /= shape[i];
+      int ai = i - static_cast<int>(r - a.shape.size());
+      int bi = i - static_cast<int>(r - b.shape.size());
+      if (ai >= 0) {
+        if (a.shape[ai] != 1) ia += idx * sa;
+        sa *= a.shape[ai];
+      }
+      if (bi >= 0) {
+        if (b.shape[bi] != 1) ib += idx * sb;
+        sb *= b.shape[bi];
+      }
+    }
+    out.values.push_back(ref(a.values[ia], b.values[ib]));
+  }
+  return out;
+}
+
 OpRow binary_row(std::string name, std::string op, std::vector<DType> dtypes,
                  std::function<Tensor(const Tensor&, const Tensor&)> fn,
                  std::function<double(double, double)> ref, std::vector<Case> extra_cases) {
@@ -328,37 +361,7 @@ OpRow binary_row(std::string name, std::string op, std::vector<DType> dtypes,
   row.fn = [fn](const std::vector<Tensor>& in) { return std::vector<Tensor>{fn(in[0], in[1])}; };
   row.second_order = true;
   row.reference = [ref](const std::vector<Ref>& in, DType) {
-    // NumPy broadcasting in the reference, independent of the kernels' plan.
-    const Ref &a = in[0], &b = in[1];
-    size_t r = std::max(a.shape.size(), b.shape.size());
-    std::vector<int64_t> shape(r);
-    for (size_t i = 0; i < r; ++i) {
-      int64_t da = i < r - a.shape.size() ? 1 : a.shape[i - (r - a.shape.size())];
-      int64_t db = i < r - b.shape.size() ? 1 : b.shape[i - (r - b.shape.size())];
-      shape[i] = da == 1 ? db : da;
-    }
-    Ref out{shape, {}, std::nullopt};
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    for (int64_t flat = 0; flat < n; ++flat) {
-      int64_t ia = 0, ib = 0, sa = 1, sb = 1, rem = flat;
-      for (int i = static_cast<int>(r) - 1; i >= 0; --i) {
-        int64_t idx = rem % shape[i];
-        rem /= shape[i];
-        int ai = i - static_cast<int>(r - a.shape.size());
-        int bi = i - static_cast<int>(r - b.shape.size());
-        if (ai >= 0) {
-          if (a.shape[ai] != 1) ia += idx * sa;
-          sa *= a.shape[ai];
-        }
-        if (bi >= 0) {
-          if (b.shape[bi] != 1) ib += idx * sb;
-          sb *= b.shape[bi];
-        }
-      }
-      out.values.push_back(ref(a.values[ia], b.values[ib]));
-    }
-    return std::vector<Ref>{out};
+    return std::vector<Ref>{broadcast_ref(in[0], in[1], ref)};
   };
   row.invalid.push_back({"incompatible shapes",
                          [fn] {

@@ -109,6 +109,9 @@ OpRow binary_row(std::string name, std::string op, std::vector<DType> dtypes,
                  std::function<Tensor(const Tensor&, const Tensor&)> fn,
                  std::function<double(double, double)> ref, std::vector<Case> extra_cases = {});
 
+/// f applied element by element with NumPy broadcasting (the reference of binary_row).
+Ref broadcast_ref(const Ref& a, const Ref& b, const std::function<double(double, double)>& f);
+
 /// Runs a row: reference check over every dtype and case, then each invalid case. Reports
 /// failures through gtest.
 void run_row(const OpRow& row);

@@ -100,6 +100,9 @@ std::vector<OpRow> elementwise_rows() {
         {"broadcast all", {vec({1, 0, 1}, bool_), mat({{1}, {2}}), mat({{7, 8, 9}})}, {}},
         {"scalar cond", {scalar(0, bool_), vec({1, 1}), vec({0, 0})}, {}},
         {"empty", {shaped({0}, {}, bool_), shaped({0}, {}), shaped({0}, {})}, {}},
+        {"nan inf",
+         {vec({1, 0, 1, 0}, bool_), vec({NAN, 1, INFINITY, 2}), vec({2, NAN, 3, -INFINITY})},
+         kFloat},
         {"large",
          {filled({200, 300}, 0, 2, 3, bool_), filled({200, 300}, 0, 9, 4), scalar(1)},
          {}}};
@@ -187,7 +190,10 @@ std::vector<OpRow> elementwise_rows() {
     row.cases = {{"three", {vec({1, 2, 3}), vec({4, 5, 6}), vec({7, 8, 9})}, {}},
                  {"one", {mat({{1, 2}, {3, 4}})}, {}},
                  {"scalars", {scalar(1), scalar(2)}, {}},
-                 {"large", {filled({100000}, 0, 5, 1), filled({100000}, 0, 5, 2)}, {}}};
+                 {"large", {filled({100000}, 0, 5, 1), filled({100000}, 0, 5, 2)}, {}},
+                 {"nan inf",
+                  {vec({NAN, INFINITY, INFINITY, -INFINITY, 1}), vec({1, -INFINITY, 1, 2, NAN})},
+                  {float32, float64}}};
     row.fn = [](const std::vector<Tensor>& in) { return std::vector<Tensor>{add_n(in)}; };
     row.reference = [](const std::vector<Ref>& in, DType) {
       Ref out = in[0];
@@ -213,7 +219,9 @@ std::vector<OpRow> elementwise_rows() {
   {
     OpRow row = unary_row(
         "clip_by_value", "", kSigned, [](const Tensor& x) { return clip_by_value(x, -1, 2); },
-        [](double x) { return std::min(std::max(x, -1.0), 2.0); });
+        // NaN stays NaN (TensorFlow's maximum and minimum propagate it).
+        [](double x) { return std::isnan(x) ? x : std::min(std::max(x, -1.0), 2.0); },
+        {{"specials", {vec({INFINITY, -INFINITY, NAN, -0.0})}, {float32, float64}}});
     row.ops.clear();
     row.invalid = {{"mixed tensor bounds",
                     [] { clip_by_value(constant({1.f}), constant({0}), 1.f); },

@@ -12,7 +12,8 @@ namespace {
 
 namespace fe = tfcc::fused_elementwise;
 
-// Every opcode once: value numbers 0..2 are the inputs x, y (full) and s (scalar).
+// Most opcodes once (elementwise_fusion_test checks every fusable op bit for bit against its
+// eager kernel): value numbers 0..2 are the inputs x, y (full) and s (scalar).
 std::vector<int64_t> all_ops_program() {
   std::vector<int64_t> p;
   int64_t next = 3;
@@ -48,6 +49,16 @@ std::vector<int64_t> all_ops_program() {
   acc = emit("AddV2", acc, emit("Round", v));
   acc = emit("AddV2", acc, emit("Minimum", v, 1));
   acc = emit("AddV2", acc, emit("SquaredDifference", v, 1));
+  acc = emit("AddV2", acc, emit("Relu6", emit("Mul", v, 2)));
+  acc = emit("AddV2", acc, emit("Asin", t));  // t = sigmoid(tanh(v)) in (0, 1)
+  acc = emit("AddV2", acc, emit("Acos", t));
+  acc = emit("AddV2", acc, emit("Atan", v));
+  acc = emit("AddV2", acc, emit("Sinh", t));
+  acc = emit("AddV2", acc, emit("Cosh", t));
+  acc = emit("AddV2", acc, emit("Lgamma", a));
+  acc = emit("AddV2", acc, emit("Erfc", v));
+  acc = emit("AddV2", acc, emit("Atan2", v, a));
+  acc = emit("AddV2", acc, emit("Xlogy", v, a));
   emit("AddV2", acc, emit("Pow", a, 2));  // a >= s > 0
   return p;
 }
@@ -82,6 +93,16 @@ double apply_ref(const std::string& op, double x, double y) {
   if (op == "Minimum") return std::min(x, y);
   if (op == "SquaredDifference") return (x - y) * (x - y);
   if (op == "Pow") return std::pow(x, y);
+  if (op == "Relu6") return std::min(std::max(x, 0.0), 6.0);
+  if (op == "Asin") return std::asin(x);
+  if (op == "Acos") return std::acos(x);
+  if (op == "Atan") return std::atan(x);
+  if (op == "Sinh") return std::sinh(x);
+  if (op == "Cosh") return std::cosh(x);
+  if (op == "Lgamma") return std::lgamma(x);
+  if (op == "Erfc") return std::erfc(x);
+  if (op == "Atan2") return std::atan2(x, y);
+  if (op == "Xlogy") return x == 0 ? 0 : x * std::log(y);
   return NAN;
 }
 

@@ -135,9 +135,15 @@ OpRow softmax_row(bool log, int64_t axis, const std::string& suffix) {
       {"large", {filled({300, 250}, -10, 10, 4)}, {}},
       {"big logits", {mat({{1000, 1001, 1002}, {-1000, -1001, -1002}})}, {}},
       {"-inf logits", {mat({{-kInf, 0, 1}, {2, -kInf, -kInf}})}, {}},
+      // TensorFlow: a NaN or +inf logit makes its whole row NaN.
+      {"nan and inf logits", {mat({{1, kNaN, 3}, {kInf, 1, 2}, {-kInf, kInf, 0}})}, {}},
       {"empty", {shaped({0, 3}, {})}, {}},
   };
-  if (axis == 0) std::erase_if(row.cases, [](const Case& c) { return c.label == "-inf logits"; });
+  if (axis == 0) {
+    std::erase_if(row.cases, [](const Case& c) {
+      return c.label == "-inf logits" || c.label == "nan and inf logits";
+    });
+  }
   row.fn = [=](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{log ? log_softmax(in[0], axis) : softmax(in[0], axis)};
   };
@@ -153,7 +159,10 @@ OpRow softmax_row(bool log, int64_t axis, const std::string& suffix) {
       for (int64_t k = 0; k < inner; ++k) {
         auto at = [&](int64_t i) { return static_cast<size_t>((p * n + i) * inner + k); };
         double m = -kInf, s = 0;
-        for (int64_t i = 0; i < n; ++i) m = std::max(m, x.values[at(i)]);
+        for (int64_t i = 0; i < n; ++i) {
+          m = std::isnan(x.values[at(i)]) ? x.values[at(i)] : std::max(m, x.values[at(i)]);
+          if (std::isnan(m)) break;
+        }
         for (int64_t i = 0; i < n; ++i) s += std::exp(x.values[at(i)] - m);
         for (int64_t i = 0; i < n; ++i) {
           double d = x.values[at(i)] - m;

@@ -28,6 +28,17 @@ void fit(std::vector<Case>& cases, int64_t axis) {
   });
 }
 
+// 70 values with NaN at 0, 33 and 69 around the largest (50) and smallest (-50): crosses the
+// kernel's 32-lane pass and its tail.
+std::vector<double> nan_row() {
+  std::vector<double> v(70);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 17);
+  v[0] = v[33] = v[69] = kNaN;
+  v[40] = 50;
+  v[41] = -50;
+  return v;
+}
+
 std::vector<Case> scan_cases(double lo, double hi) {
   std::vector<Case> c = {
       {"vector", {filled({7}, lo, hi, 1)}, {}},
@@ -38,6 +49,10 @@ std::vector<Case> scan_cases(double lo, double hi) {
       {"inf nan",
        {mat({{1, kNaN, 3, kNaN}, {-kInf, -kInf, 2, kInf}, {kInf, 0, -kInf, 1}})},
        kFloat},
+      {"nan first and all nan",
+       {mat({{kNaN, kNaN, kNaN}, {kNaN, 2, kNaN}, {1, kNaN, 3}, {kInf, kNaN, -kInf}})},
+       kFloat},
+      {"nan in a long row", {shaped({1, 70}, nan_row())}, kFloat},
       {"signed", {filled({4, 5}, -5, 5, 5)}, kSigned},
   };
   c.push_back({"rank 3", {filled({2, 3, 4}, lo, hi, 6)}, {}});
@@ -66,13 +81,19 @@ OpRow arg_row(bool is_max, int64_t axis, DType out_type, const std::string& suff
     out.shape.erase(out.shape.begin() + a);
     for (int64_t p = 0; p < s.outer; ++p) {
       for (int64_t k = 0; k < s.inner; ++k) {
-        int64_t best = 0;
+        // TensorFlow's rule: NaN is never picked; a lane of NaN only gives 0.
+        int64_t best = -1;
         for (int64_t i = 0; i < s.n; ++i) {
           double v = x.values[(p * s.n + i) * s.inner + k];
+          if (std::isnan(v)) continue;
+          if (best < 0) {
+            best = i;
+            continue;
+          }
           double b = x.values[(p * s.n + best) * s.inner + k];
-          if (std::isnan(b)) break;
-          if (std::isnan(v) || (is_max ? v > b : v < b)) best = i;
+          if (is_max ? v > b : v < b) best = i;
         }
+        best = std::max<int64_t>(best, 0);
         out.values.push_back(static_cast<double>(best));
       }
     }

@@ -10,13 +10,37 @@ namespace {
 OpRow activation_row(std::string name, std::function<Tensor(const Tensor&)> fn,
                      std::function<double(double)> ref) {
   OpRow row = unary_row(std::move(name), "", kFloat, std::move(fn), std::move(ref),
-                        {{"large magnitudes", {vec({-100, -30, 30, 100})}, {}}});
+                        {{"large magnitudes", {vec({-100, -30, 30, 100})}, {}},
+                         {"specials", {vec({INFINITY, -INFINITY, NAN, 0.0, -0.0})}, {}}});
   row.ops.clear();                           // a composite: covers no registry op of its own
   row.invalid.back().message_contains = "";  // raised by an inner op
   return row;
 }
 
 double round_half_even(double x) { return std::nearbyint(x); }
+
+// psi(x) by recurrence up to 20 and seven asymptotic terms (a different split from the kernel's),
+// with TensorFlow's NaN at the poles and at -inf.
+double digamma_ref(double x) {
+  if (std::isnan(x) || x == INFINITY) return x;
+  if (x <= 0 && x == std::floor(x)) return NAN;
+  if (x < 0) return digamma_ref(1 - x) - std::numbers::pi / std::tan(std::numbers::pi * x);
+  double acc = 0;
+  for (; x < 20; x += 1) acc -= 1 / x;
+  const double z = 1 / (x * x);
+  const double b[] = {1.0 / 12,  -1.0 / 120,     1.0 / 252, -1.0 / 240,
+                      1.0 / 132, -691.0 / 32760, 1.0 / 12};
+  double series = 0, p = z;
+  for (double c : b) {
+    series += c * p;
+    p *= z;
+  }
+  return acc + std::log(x) - 0.5 / x - series;
+}
+
+double log_sigmoid_ref(double x) {
+  return x < 0 ? x - std::log1p(std::exp(x)) : -std::log1p(std::exp(-x));
+}
 
 }  // namespace
 
@@ -41,7 +65,13 @@ std::vector<OpRow> unary_rows() {
       [](double x) { return std::isnan(x) ? x : double((x > 0) - (x < 0)); }, specials);
   U(
       "square", "Square", kSigned, square, [](double x) { return x * x; }, specials);
-  U("relu", "Relu", kSigned, relu, [](double x) { return x > 0 ? x : 0.0; });
+  // NaN propagates through relu and relu6 (TensorFlow's rule).
+  U(
+      "relu", "Relu", kSigned, relu, [](double x) { return std::isnan(x) || x > 0 ? x : 0.0; },
+      specials);
+  U("relu6", "Relu6", kSigned, relu6,
+    [](double x) { return std::isnan(x) ? x : std::min(std::max(x, 0.0), 6.0); },
+    {specials[0], {"beyond six", {vec({5.5, 6, 6.5, 100})}, {}}});
   U(
       "exp", "Exp", kFloat, exp, [](double x) { return std::exp(x); }, specials);
   std::vector<Case> positive = {{"positive", {vec({1e-6, 0.5, 1, 10, 1e6})}, {}}};
@@ -62,14 +92,49 @@ std::vector<OpRow> unary_rows() {
   U(
       "reciprocal", "Reciprocal", kFloat, reciprocal, [](double x) { return 1 / x; }, specials)
       .grad_domain = {0.5, 3};
-  U("sin", "Sin", kFloat, sin, [](double x) { return std::sin(x); });
-  U("cos", "Cos", kFloat, cos, [](double x) { return std::cos(x); });
-  U("tan", "Tan", kFloat, tan, [](double x) { return std::tan(x); }).grad_domain = {-1, 1};
+  U(
+      "sin", "Sin", kFloat, sin, [](double x) { return std::sin(x); }, specials);
+  U(
+      "cos", "Cos", kFloat, cos, [](double x) { return std::cos(x); }, specials);
+  U(
+      "tan", "Tan", kFloat, tan, [](double x) { return std::tan(x); }, specials)
+      .grad_domain = {-1, 1};
   U(
       "tanh", "Tanh", kFloat, tanh, [](double x) { return std::tanh(x); }, specials);
   U("sigmoid", "Sigmoid", kFloat, sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); },
-    {{"saturating", {vec({-1000, -40, 40, 1000})}, {}}});
-  U("erf", "Erf", kFloat, erf, [](double x) { return std::erf(x); });
+    {{"saturating", {vec({-1000, -40, 40, 1000})}, {}}, specials[0]});
+  U(
+      "erf", "Erf", kFloat, erf, [](double x) { return std::erf(x); }, specials);
+  U("erfc", "Erfc", kFloat, erfc, [](double x) { return std::erfc(x); },
+    {specials[0], {"tails", {vec({-6, 5, 10, 26})}, {}}});
+  std::vector<Case> unit = {specials[0], {"unit interval", {vec({-1, -0.999, 0, 0.5, 1})}, {}}};
+  U(
+      "asin", "Asin", kFloat, asin, [](double x) { return std::asin(x); }, unit)
+      .grad_domain = {-0.9, 0.9};
+  U(
+      "acos", "Acos", kFloat, acos, [](double x) { return std::acos(x); }, unit)
+      .grad_domain = {-0.9, 0.9};
+  U(
+      "atan", "Atan", kFloat, atan, [](double x) { return std::atan(x); }, specials);
+  U("sinh", "Sinh", kFloat, sinh, [](double x) { return std::sinh(x); },
+    {specials[0], {"overflow", {vec({-1000, -20, 20, 1000})}, {}}});
+  U("cosh", "Cosh", kFloat, cosh, [](double x) { return std::cosh(x); },
+    {specials[0], {"overflow", {vec({-1000, -20, 20, 1000})}, {}}});
+  std::vector<Case> gamma_cases = {
+      specials[0],
+      {"poles and halves", {vec({-3, -2, -1, -2.5, -0.5, 0.5, 1, 2, 1.4616321449683622})}, {}},
+      {"large", {vec({30, 171.5, 1e10, 1e300})}, {}}};
+  U(
+      "lgamma", "Lgamma", kFloat, lgamma, [](double x) { return std::lgamma(x); }, gamma_cases)
+      .grad_domain = {0.5, 3};
+  {
+    OpRow& row = U("digamma", "Digamma", kFloat, digamma, digamma_ref, gamma_cases);
+    row.grad_domain = {0.5, 3};
+    row.rtol64 = 1e-11;  // the series and the reference's split differ in the last digits
+    row.atol64 = 1e-12;
+    row.rtol32 = 1e-5;  // the float32 recurrence sums up to six rounded terms
+    row.atol32 = 1e-5;
+  }
   U(
       "floor", "Floor", kFloat, floor, [](double x) { return std::floor(x); }, specials);
   U(
@@ -107,10 +172,28 @@ std::vector<OpRow> unary_rows() {
     rows.push_back(std::move(row));
   }
 
+  {
+    // ~x: two's complement for signed dtypes, 255 - x for uint8.
+    const std::vector<DType> integers = {int32, int64, uint8};
+    OpRow row = unary_row(
+        "bitwise_invert", "Invert", integers, [](const Tensor& x) { return bitwise_invert(x); },
+        [](double x) { return -x - 1; },
+        {{"extremes", {vec({0, 1, -1, 127, 2147483647, -2147483648.0})}, {int32, int64}},
+         {"bytes", {vec({0, 1, 127, 128, 255})}, {uint8}}});
+    row.reference = [](const std::vector<Ref>& in, DType t) {
+      Ref out{in[0].shape, {}, std::nullopt};
+      for (double v : in[0].values) out.values.push_back(t == uint8 ? 255 - v : -v - 1);
+      return std::vector<Ref>{out};
+    };
+    row.grad_check = false;  // integers only
+    row.invalid.push_back({"float input", [] { bitwise_invert(constant({1.f})); },
+                           ErrorCode::kInvalidArgument, "[Op:Invert]"});
+    rows.push_back(std::move(row));
+  }
+
   // Activation composites.
   rows.push_back(activation_row(
-      "relu6", [](const Tensor& x) { return relu6(x); },
-      [](double x) { return std::min(std::max(x, 0.0), 6.0); }));
+      "log_sigmoid", [](const Tensor& x) { return log_sigmoid(x); }, log_sigmoid_ref));
   rows.push_back(activation_row(
       "leaky_relu", [](const Tensor& x) { return leaky_relu(x, 0.3); },
       [](double x) { return x > 0 ? x : 0.3 * x; }));

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "tfcc/ops/array/array.h"
+#include "tfcc/ops/binary/binary_formulas.h"
 #include "tfcc/ops/binary/binary_internal.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
@@ -30,52 +31,6 @@ Tensor call_binary(const OpDef& op, const Operand& x, const Operand& y, Loc loc)
   return dispatch1(op, in, {}, loc);
 }
 
-// Gradient helpers: each rule returns the gradient for x and y, summed back to their shapes.
-std::vector<Tensor> reduce_pair(const GradContext& g, const Tensor& gx, const Tensor& gy) {
-  return {gx.defined() ? sum_to_shape_of(gx, g.inputs[0], g.inputs[1]) : Tensor(),
-          gy.defined() ? sum_to_shape_of(gy, g.inputs[1], g.inputs[0]) : Tensor()};
-}
-
-std::vector<Tensor> add_grad(const GradContext& g) {
-  return reduce_pair(g, g.grads[0], g.grads[0]);
-}
-std::vector<Tensor> sub_grad(const GradContext& g) {
-  return reduce_pair(g, g.grads[0], negative(g.grads[0]));
-}
-std::vector<Tensor> mul_grad(const GradContext& g) {
-  return reduce_pair(g, multiply(g.grads[0], g.inputs[1]), multiply(g.grads[0], g.inputs[0]));
-}
-std::vector<Tensor> div_grad(const GradContext& g) {
-  const Tensor &x = g.inputs[0], &y = g.inputs[1], &dz = g.grads[0];
-  return reduce_pair(g, divide(dz, y), negative(multiply(dz, divide(divide(x, y), y))));
-}
-std::vector<Tensor> pow_grad(const GradContext& g) {
-  const Tensor &x = g.inputs[0], &y = g.inputs[1], &z = g.outputs[0], &dz = g.grads[0];
-  // d/dx = y * x^(y-1); d/dy = z * log(x), defined as 0 where x <= 0 (TensorFlow's choice).
-  Tensor gx = multiply(dz, multiply(y, pow(x, subtract(y, 1))));
-  Tensor safe_log = where(greater(x, 0), log(where(greater(x, 0), x, 1)), 0);
-  Tensor gy = multiply(dz, multiply(z, safe_log));
-  return reduce_pair(g, gx, gy);
-}
-std::vector<Tensor> max_grad(const GradContext& g) {
-  Tensor pick_x = greater_equal(g.inputs[0], g.inputs[1]);
-  Tensor zero = zeros_like(g.grads[0]);
-  return reduce_pair(g, where(pick_x, g.grads[0], zero), where(pick_x, zero, g.grads[0]));
-}
-std::vector<Tensor> min_grad(const GradContext& g) {
-  Tensor pick_x = less_equal(g.inputs[0], g.inputs[1]);
-  Tensor zero = zeros_like(g.grads[0]);
-  return reduce_pair(g, where(pick_x, g.grads[0], zero), where(pick_x, zero, g.grads[0]));
-}
-std::vector<Tensor> sqdiff_grad(const GradContext& g) {
-  Tensor d = multiply(g.grads[0], multiply(subtract(g.inputs[0], g.inputs[1]), 2));
-  return reduce_pair(g, d, negative(d));
-}
-std::vector<Tensor> floormod_grad(const GradContext& g) {
-  const Tensor &x = g.inputs[0], &y = g.inputs[1], &dz = g.grads[0];
-  return reduce_pair(g, dz, negative(multiply(dz, floordiv(x, y))));
-}
-
 OpDef& binary_op(OpRegistry& r, const std::string& name, const std::vector<DType>& types) {
   OpDef& op = r.add(name)
                   .input("x", "T")
@@ -100,19 +55,23 @@ OpDef& comparison_op(OpRegistry& r, const std::string& name, const std::vector<D
       .not_differentiable();
 }
 
+template <typename... Ops>
+void register_formulas(OpRegistry& r, formula::List<Ops...>) {
+  auto one = [&r]<typename Op>() {
+    OpDef& op = binary_op(r, Op::kName, formula::dtypes(Op::kTypes));
+    if constexpr (requires { &Op::grad; }) {
+      op.gradient(&Op::grad);
+    } else {
+      op.not_differentiable();
+    }
+  };
+  (one.template operator()<Ops>(), ...);
+}
+
 }  // namespace
 
 void register_binary_ops(OpRegistry& r) {
-  binary_op(r, "AddV2", kNumericTypes).gradient(add_grad);
-  binary_op(r, "Sub", kNumericTypes).gradient(sub_grad);
-  binary_op(r, "Mul", kNumericTypes).gradient(mul_grad);
-  binary_op(r, "RealDiv", kFloatTypes).gradient(div_grad);
-  binary_op(r, "FloorDiv", kNumericTypes).not_differentiable();
-  binary_op(r, "FloorMod", kNumericTypes).gradient(floormod_grad);
-  binary_op(r, "Pow", kSignedNumericTypes).gradient(pow_grad);
-  binary_op(r, "Maximum", kNumericTypes).gradient(max_grad);
-  binary_op(r, "Minimum", kNumericTypes).gradient(min_grad);
-  binary_op(r, "SquaredDifference", kSignedNumericTypes).gradient(sqdiff_grad);
+  register_formulas(r, formula::BinaryFormulas{});
   const std::vector<DType> all = {float32, float64, int32, int64, uint8, bool_};
   comparison_op(r, "Equal", all);
   comparison_op(r, "NotEqual", all);
@@ -145,6 +104,16 @@ TFCC_BINARY_API(pow, "Pow")
 TFCC_BINARY_API(maximum, "Maximum")
 TFCC_BINARY_API(minimum, "Minimum")
 TFCC_BINARY_API(squared_difference, "SquaredDifference")
+TFCC_BINARY_API(truncatediv, "TruncateDiv")
+TFCC_BINARY_API(truncatemod, "TruncateMod")
+TFCC_BINARY_API(atan2, "Atan2")
+TFCC_BINARY_API(xlogy, "Xlogy")
+TFCC_BINARY_API(polygamma, "Polygamma")
+TFCC_BINARY_API(bitwise_and, "BitwiseAnd")
+TFCC_BINARY_API(bitwise_or, "BitwiseOr")
+TFCC_BINARY_API(bitwise_xor, "BitwiseXor")
+TFCC_BINARY_API(left_shift, "LeftShift")
+TFCC_BINARY_API(right_shift, "RightShift")
 TFCC_BINARY_API(equal, "Equal")
 TFCC_BINARY_API(not_equal, "NotEqual")
 TFCC_BINARY_API(less, "Less")

@@ -35,6 +35,30 @@ Tensor maximum(const Operand& x, const Operand& y, Loc loc = Loc::current());
 Tensor minimum(const Operand& x, const Operand& y, Loc loc = Loc::current());
 /// (x - y)^2.
 Tensor squared_difference(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x / y rounded toward zero (C's division); integer division by zero is an
+/// InvalidArgumentError. Not differentiable, as in TensorFlow.
+Tensor truncatediv(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x - truncatediv(x, y) * y: the remainder with the sign of x (C's %, fmod).
+Tensor truncatemod(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// The angle of the point (x, y) in [-pi, pi]; note the order: y first, as tf.math.atan2.
+Tensor atan2(const Operand& y, const Operand& x, Loc loc = Loc::current());
+/// x * log(y), and 0 wherever x is 0 (even for y 0 or NaN).
+Tensor xlogy(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// The n-th derivative of digamma at x (n = 0: digamma); NaN for negative or fractional n.
+/// Differentiable in x only. Arguments below -1000 give NaN (TensorFlow computes them).
+Tensor polygamma(const Operand& n, const Operand& x, Loc loc = Loc::current());
+
+/// x AND y bit by bit, on integer tensors.
+Tensor bitwise_and(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x OR y bit by bit, on integer tensors.
+Tensor bitwise_or(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x XOR y bit by bit, on integer tensors.
+Tensor bitwise_xor(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x << y; shift amounts are clamped to [0, bits - 1] (TensorFlow's rule), bits shifted out are
+/// lost.
+Tensor left_shift(const Operand& x, const Operand& y, Loc loc = Loc::current());
+/// x >> y (arithmetic for signed types); shift amounts clamped to [0, bits - 1].
+Tensor right_shift(const Operand& x, const Operand& y, Loc loc = Loc::current());
 
 /// x == y (bool).
 Tensor equal(const Operand& x, const Operand& y, Loc loc = Loc::current());

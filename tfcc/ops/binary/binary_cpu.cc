@@ -1,9 +1,10 @@
-// CPU kernels of the binary family. One generic broadcasting loop; ops differ by functor.
-// Integer arithmetic wraps (computed in unsigned), as TensorFlow's does, instead of hitting
-// signed-overflow undefined behaviour.
+// CPU kernels of the binary family. One generic broadcasting loop; arithmetic ops differ by
+// formula (binary_formulas.h, the same definitions _FusedElementwise instantiates), comparisons
+// and logical ops by functor.
 #include <cmath>
 #include <type_traits>
 
+#include "tfcc/ops/binary/binary_formulas.h"
 #include "tfcc/ops/binary/binary_internal.h"
 #include "tfcc/ops/kernel_util.h"
 
@@ -12,130 +13,6 @@ namespace {
 
 using kernels::parallel_for;
 
-template <typename T>
-using Wide = std::conditional_t<
-    std::is_integral_v<T> && !std::is_same_v<T, bool>,
-    std::make_unsigned_t<std::conditional_t<std::is_same_v<T, uint8_t>, uint32_t, T>>, T>;
-
-template <typename T>
-T wrap(Wide<T> v) {
-  return static_cast<T>(v);
-}
-
-struct AddF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>)
-      return wrap<T>(Wide<T>(a) + Wide<T>(b));
-    else
-      return a + b;
-  }
-};
-struct SubF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>)
-      return wrap<T>(Wide<T>(a) - Wide<T>(b));
-    else
-      return a - b;
-  }
-};
-struct MulF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>)
-      return wrap<T>(Wide<T>(a) * Wide<T>(b));
-    else
-      return a * b;
-  }
-};
-struct DivF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    return a / b;
-  }
-};
-// Integer floor division; b == 0 was rejected before the loop, and INT_MIN / -1 wraps.
-struct FloorDivF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::floor(a / b);
-    } else if constexpr (std::is_unsigned_v<T>) {
-      return a / b;
-    } else {
-      if (b == -1) return wrap<T>(Wide<T>(0) - Wide<T>(a));
-      T q = a / b;
-      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-      return q;
-    }
-  }
-};
-struct FloorModF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      T r = std::fmod(a, b);
-      if (r != 0 && ((r < 0) != (b < 0))) r += b;
-      return r;
-    } else if constexpr (std::is_unsigned_v<T>) {
-      return a % b;
-    } else {
-      if (b == -1) return 0;
-      T r = a % b;
-      if (r != 0 && ((r < 0) != (b < 0))) r += b;
-      return r;
-    }
-  }
-};
-struct PowF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::pow(a, b);
-    } else {
-      // Exponentiation by squaring in wrapping arithmetic; negative b was rejected before.
-      Wide<T> result = 1, base = Wide<T>(a);
-      uint64_t e = static_cast<uint64_t>(b);
-      while (e) {
-        if (e & 1) result *= base;
-        base *= base;
-        e >>= 1;
-      }
-      return wrap<T>(result);
-    }
-  }
-};
-struct MaxF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a) || std::isnan(b)) return a + b;  // NaN propagates
-    }
-    return a > b ? a : b;
-  }
-};
-struct MinF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a) || std::isnan(b)) return a + b;
-    }
-    return a < b ? a : b;
-  }
-};
-struct SqDiffF {
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      Wide<T> d = Wide<T>(a) - Wide<T>(b);
-      return wrap<T>(d * d);
-    } else {
-      T d = a - b;
-      return d * d;
-    }
-  }
-};
 struct EqF {
   template <typename T>
   bool operator()(T a, T b) const {
@@ -241,56 +118,46 @@ void binary_loop(KernelContext& ctx, F f) {
 
 template <typename T>
 void check_nonzero_divisor(KernelContext& ctx) {
-  if constexpr (std::is_integral_v<T>) {
-    const Tensor& b = ctx.input(1);
-    const T* pb = b.data<T>();
-    for (int64_t i = 0; i < b.num_elements(); ++i) {
-      if (pb[i] == 0) ctx.fail("Integer division by zero");
-    }
+  const Tensor& b = ctx.input(1);
+  const T* pb = b.data<T>();
+  for (int64_t i = 0; i < b.num_elements(); ++i) {
+    if (pb[i] == 0) ctx.fail("Integer division by zero");
   }
 }
 
 template <typename T>
 void check_nonnegative_exponent(KernelContext& ctx) {
-  if constexpr (std::is_signed_v<T> && std::is_integral_v<T>) {
-    const Tensor& b = ctx.input(1);
-    const T* pb = b.data<T>();
-    for (int64_t i = 0; i < b.num_elements(); ++i) {
-      if (pb[i] < 0) ctx.fail("Integers to negative integer powers are not allowed");
-    }
+  const Tensor& b = ctx.input(1);
+  const T* pb = b.data<T>();
+  for (int64_t i = 0; i < b.num_elements(); ++i) {
+    if (pb[i] < 0) ctx.fail("Integers to negative integer powers are not allowed");
   }
 }
 
-template <typename T>
-KernelFn arithmetic_kernel(const std::string& op) {
-  if (op == "AddV2") return [](KernelContext& c) { binary_loop<T, T>(c, AddF{}); };
-  if (op == "Sub") return [](KernelContext& c) { binary_loop<T, T>(c, SubF{}); };
-  if (op == "Mul") return [](KernelContext& c) { binary_loop<T, T>(c, MulF{}); };
-  if (op == "Maximum") return [](KernelContext& c) { binary_loop<T, T>(c, MaxF{}); };
-  if (op == "Minimum") return [](KernelContext& c) { binary_loop<T, T>(c, MinF{}); };
-  if (op == "SquaredDifference") return [](KernelContext& c) { binary_loop<T, T>(c, SqDiffF{}); };
-  if (op == "Pow") {
+// The kernel of formula Op for T (nullptr when Op does not take T): its input check (integers
+// only), then the broadcasting loop.
+template <typename T, typename Op>
+KernelFn formula_kernel() {
+  if constexpr (formula::accepts<T>(Op::kTypes)) {
     return [](KernelContext& c) {
-      check_nonnegative_exponent<T>(c);
-      binary_loop<T, T>(c, PowF{});
+      if constexpr (std::is_integral_v<T> && Op::kCheck == formula::Check::kNonzeroDivisor) {
+        check_nonzero_divisor<T>(c);
+      } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> &&
+                           Op::kCheck == formula::Check::kNonnegativeExponent) {
+        check_nonnegative_exponent<T>(c);
+      }
+      binary_loop<T, T>(c, [](T a, T b) { return Op::template f<T>(a, b); });
     };
+  } else {
+    return nullptr;
   }
-  if (op == "FloorDiv") {
-    return [](KernelContext& c) {
-      check_nonzero_divisor<T>(c);
-      binary_loop<T, T>(c, FloorDivF{});
-    };
-  }
-  if (op == "FloorMod") {
-    return [](KernelContext& c) {
-      check_nonzero_divisor<T>(c);
-      binary_loop<T, T>(c, FloorModF{});
-    };
-  }
-  if constexpr (std::is_floating_point_v<T>) {
-    if (op == "RealDiv") return [](KernelContext& c) { binary_loop<T, T>(c, DivF{}); };
-  }
-  return nullptr;
+}
+
+template <typename T, typename... Ops>
+KernelFn find_formula(const std::string& op, formula::List<Ops...>) {
+  KernelFn k = nullptr;
+  (void)((op == Ops::kName ? (k = formula_kernel<T, Ops>(), true) : false) || ...);
+  return k;
 }
 
 template <typename T>
@@ -317,7 +184,7 @@ KernelFn binary_cpu_kernel(const std::string& op, DType dtype) {
     } else {
       KernelFn k = comparison_kernel<T>(op);
       if (k) return k;
-      if constexpr (!std::is_same_v<T, bool>) return arithmetic_kernel<T>(op);
+      if constexpr (!std::is_same_v<T, bool>) return find_formula<T>(op, formula::BinaryFormulas{});
       return nullptr;
     }
   });

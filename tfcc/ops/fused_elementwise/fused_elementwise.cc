@@ -9,15 +9,7 @@
 namespace tfcc {
 namespace fused_elementwise {
 
-const std::vector<std::string>& fusable_ops() {
-  static const std::vector<std::string> names = {
-      "Neg",   "Abs",   "Sign",    "Square",  "Relu",       "Exp",     "Log",
-      "Log1p", "Expm1", "Sqrt",    "Rsqrt",   "Reciprocal", "Sin",     "Cos",
-      "Tan",   "Tanh",  "Sigmoid", "Erf",     "Floor",      "Ceil",    "Round",
-      "AddV2", "Sub",   "Mul",     "RealDiv", "Maximum",    "Minimum", "SquaredDifference",
-      "Pow"};
-  return names;
-}
+const std::vector<std::string>& fusable_ops() { return op_table().names; }
 
 int64_t opcode(std::string_view op) {
   const auto& names = fusable_ops();
@@ -28,13 +20,13 @@ int64_t opcode(std::string_view op) {
 }
 
 std::string_view op_name(int64_t code) {
-  if (code < 0 || code >= kNumOps) return {};
+  if (code < 0 || code >= static_cast<int64_t>(fusable_ops().size())) return {};
   return fusable_ops()[static_cast<size_t>(code)];
 }
 
 int arity(int64_t code) {
-  if (code < 0 || code >= kNumOps) return 0;
-  return code >= kFirstBinary ? 2 : 1;
+  if (code < 0 || code >= static_cast<int64_t>(fusable_ops().size())) return 0;
+  return code >= op_table().first_binary ? 2 : 1;
 }
 
 std::string check_program(std::span<const int64_t> p, int64_t num_inputs) {

@@ -4,36 +4,20 @@
 // enough that every live intermediate stays in L1, running one simple loop per instruction per
 // block (the compiler vectorises each; AVX-512 where -march=native has it).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "tfcc/ops/binary/binary_formulas.h"
 #include "tfcc/ops/fused_elementwise/fused_elementwise.h"
 #include "tfcc/ops/fused_elementwise/fused_elementwise_internal.h"
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/unary/unary_formulas.h"
 
 namespace tfcc::fused_elementwise {
 namespace {
-
-// The per-element functions, written exactly as the eager kernels (tfcc/ops/unary/unary_cpu.cc,
-// tfcc/ops/binary/binary_cpu.cc) write them, so results agree bit for bit.
-template <typename T>
-T sigmoid(T x) {
-  if (x >= 0) return T(1) / (T(1) + std::exp(-x));
-  T e = std::exp(x);
-  return e / (T(1) + e);
-}
-template <typename T>
-T maximum(T a, T b) {
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  return a > b ? a : b;
-}
-template <typename T>
-T minimum(T a, T b) {
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  return a < b ? a : b;
-}
 
 // Where an operand's values are for the current block.
 template <typename T>
@@ -73,102 +57,40 @@ inline void binary(F f, Operand<T> a, Operand<T> b, T* __restrict o, int64_t len
   }
 }
 
+// The formulas _FusedElementwise runs: the fusable ones that take floats, from the same lists
+// the eager kernels instantiate, so results agree bit for bit.
+template <typename Op>
+struct IsFusable {
+  static constexpr bool value = Op::kFusable && formula::accepts<float>(Op::kTypes);
+};
+using FusedUnary = formula::Filter<IsFusable, formula::UnaryFormulas>::type;
+using FusedBinary = formula::Filter<IsFusable, formula::BinaryFormulas>::type;
+
+template <typename T>
+using ApplyFn = void (*)(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len);
+
+template <typename T, typename Op>
+void apply_unary(Operand<T> a, Operand<T>, T* __restrict o, int64_t len) {
+  unary([](T x) { return Op::template f<T>(x); }, a, o, len);
+}
+template <typename T, typename Op>
+void apply_binary(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  binary([](T x, T y) { return Op::template f<T>(x, y); }, a, b, o, len);
+}
+
+// One loop per opcode, indexed by opcode.
+template <typename T, typename... U, typename... B>
+constexpr auto make_apply_table(formula::List<U...>, formula::List<B...>) {
+  return std::array<ApplyFn<T>, sizeof...(U) + sizeof...(B)>{&apply_unary<T, U>...,
+                                                             &apply_binary<T, B>...};
+}
+template <typename T>
+constexpr auto kApply = make_apply_table<T>(FusedUnary{}, FusedBinary{});
+
 template <typename T>
 void apply(int64_t code, Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
-  switch (code) {
-    case kNeg:
-      return unary(
-          +[](T x) { return -x; }, a, o, len);
-    case kAbs:
-      return unary(
-          +[](T x) { return x < 0 ? -x : x; }, a, o, len);
-    case kSign:
-      return unary(
-          +[](T x) -> T { return std::isnan(x) ? x : T((x > 0) - (x < 0)); }, a, o, len);
-    case kSquare:
-      return unary(
-          +[](T x) { return x * x; }, a, o, len);
-    case kRelu:
-      return unary(
-          +[](T x) { return x > 0 ? x : T(0); }, a, o, len);
-    case kExp:
-      return unary(
-          +[](T x) -> T { return std::exp(x); }, a, o, len);
-    case kLog:
-      return unary(
-          +[](T x) -> T { return std::log(x); }, a, o, len);
-    case kLog1p:
-      return unary(
-          +[](T x) -> T { return std::log1p(x); }, a, o, len);
-    case kExpm1:
-      return unary(
-          +[](T x) -> T { return std::expm1(x); }, a, o, len);
-    case kSqrt:
-      return unary(
-          +[](T x) -> T { return std::sqrt(x); }, a, o, len);
-    case kRsqrt:
-      return unary(
-          +[](T x) -> T { return T(1) / std::sqrt(x); }, a, o, len);
-    case kReciprocal:
-      return unary(
-          +[](T x) -> T { return T(1) / x; }, a, o, len);
-    case kSin:
-      return unary(
-          +[](T x) -> T { return std::sin(x); }, a, o, len);
-    case kCos:
-      return unary(
-          +[](T x) -> T { return std::cos(x); }, a, o, len);
-    case kTan:
-      return unary(
-          +[](T x) -> T { return std::tan(x); }, a, o, len);
-    case kTanh:
-      return unary(
-          +[](T x) -> T { return std::tanh(x); }, a, o, len);
-    case kSigmoid:
-      return unary(
-          +[](T x) -> T { return sigmoid(x); }, a, o, len);
-    case kErf:
-      return unary(
-          +[](T x) -> T { return std::erf(x); }, a, o, len);
-    case kFloor:
-      return unary(
-          +[](T x) -> T { return std::floor(x); }, a, o, len);
-    case kCeil:
-      return unary(
-          +[](T x) -> T { return std::ceil(x); }, a, o, len);
-    case kRound:
-      return unary(
-          +[](T x) -> T { return std::nearbyint(x); }, a, o, len);
-    case kAdd:
-      return binary(
-          +[](T x, T y) { return x + y; }, a, b, o, len);
-    case kSub:
-      return binary(
-          +[](T x, T y) { return x - y; }, a, b, o, len);
-    case kMul:
-      return binary(
-          +[](T x, T y) { return x * y; }, a, b, o, len);
-    case kDiv:
-      return binary(
-          +[](T x, T y) { return x / y; }, a, b, o, len);
-    case kMaximum:
-      return binary(
-          +[](T x, T y) { return maximum(x, y); }, a, b, o, len);
-    case kMinimum:
-      return binary(
-          +[](T x, T y) { return minimum(x, y); }, a, b, o, len);
-    case kSquaredDifference:
-      return binary(
-          +[](T x, T y) {
-            T d = x - y;
-            return d * d;
-          },
-          a, b, o, len);
-    case kPow:
-      return binary(
-          +[](T x, T y) -> T { return std::pow(x, y); }, a, b, o, len);
-    default:
-      return;
+  if (code >= 0 && code < static_cast<int64_t>(kApply<T>.size())) {
+    kApply<T>[static_cast<size_t>(code)](a, b, o, len);
   }
 }
 
@@ -311,6 +233,20 @@ void fused_kernel(KernelContext& ctx) {
 }
 
 }  // namespace
+
+const OpTable& op_table() {
+  static const OpTable table = [] {
+    OpTable t;
+    auto names = [&t]<typename... Ops>(formula::List<Ops...>) {
+      (t.names.push_back(Ops::kName), ...);
+    };
+    names(FusedUnary{});
+    t.first_binary = static_cast<int64_t>(t.names.size());
+    names(FusedBinary{});
+    return t;
+  }();
+  return table;
+}
 
 KernelFn cpu_kernel(DType dtype) {
   if (dtype == float32) return fused_kernel<float>;

@@ -2,45 +2,20 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tfcc/ops/op_def.h"
 
 namespace tfcc::fused_elementwise {
 
-/// Opcodes; the kernel and opcode() agree on these numbers.
-enum Op : int64_t {
-  kNeg,
-  kAbs,
-  kSign,
-  kSquare,
-  kRelu,
-  kExp,
-  kLog,
-  kLog1p,
-  kExpm1,
-  kSqrt,
-  kRsqrt,
-  kReciprocal,
-  kSin,
-  kCos,
-  kTan,
-  kTanh,
-  kSigmoid,
-  kErf,
-  kFloor,
-  kCeil,
-  kRound,
-  kFirstBinary,
-  kAdd = kFirstBinary,
-  kSub,
-  kMul,
-  kDiv,
-  kMaximum,
-  kMinimum,
-  kSquaredDifference,
-  kPow,
-  kNumOps
+/// The fusable ops by opcode, derived from the unary and binary formula lists (every formula
+/// that is fusable and takes float32): unary opcodes first, then binary ones.
+struct OpTable {
+  std::vector<std::string> names;
+  int64_t first_binary = 0;
 };
+const OpTable& op_table();
 
 /// The CPU kernel for float32 / float64 (nullptr for other dtypes).
 KernelFn cpu_kernel(DType dtype);

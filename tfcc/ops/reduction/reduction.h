@@ -48,11 +48,12 @@ Tensor reduce_variance(const Tensor& x, const Axes& axis = {}, bool keepdims = f
 /// Population standard deviation over `axis`; floating-point inputs.
 Tensor reduce_std(const Tensor& x, const Axes& axis = {}, bool keepdims = false,
                   Loc loc = Loc::current());
-/// Index of the largest value along `axis` (first on ties, first NaN wins as NumPy), as
+/// Index of the largest value along `axis` (first on ties; NaN is never picked and an all-NaN
+/// lane gives 0, as TensorFlow), as
 /// `output_type` (int64 default). The axis must not be empty.
 Tensor argmax(const Tensor& x, int64_t axis = 0, DType output_type = int64,
               Loc loc = Loc::current());
-/// Index of the smallest value along `axis` (first on ties, first NaN wins).
+/// Index of the smallest value along `axis` (first on ties; NaN never picked, as argmax).
 Tensor argmin(const Tensor& x, int64_t axis = 0, DType output_type = int64,
               Loc loc = Loc::current());
 /// Cumulative sum along `axis`; `exclusive` starts at 0, `reverse` runs from the end.

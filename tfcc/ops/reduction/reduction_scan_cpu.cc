@@ -5,6 +5,7 @@
 // walked as segments of one outer row, so the innermost loop runs over contiguous `inner`
 // elements (vectorisable) and inner == 1 degenerates to a plain scan of a row.
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "tfcc/ops/kernel_util.h"
@@ -48,40 +49,38 @@ bool is_nan(T v) {
   return false;
 }
 
-/// ArgMax/ArgMin of a contiguous row: a vectorised pass for the extreme value (and whether a
-/// NaN occurs), then a scan for its first occurrence.
+/// ArgMax/ArgMin of a contiguous row: a vectorised pass for the extreme value, then a scan for
+/// its first occurrence. NaN is never picked (its comparisons are false); an all-NaN row gives 0.
 template <typename T, bool kMax>
 int64_t arg_contiguous(const T* p, int64_t n) {
   constexpr int kLanes = 32;
+  // Start from the value every element beats or ties, so a NaN never enters a lane.
+  T start;
+  if constexpr (std::is_floating_point_v<T>) {
+    start = kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  } else {
+    start = kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
   T lanes[kLanes];
-  for (T& l : lanes) l = p[0];
-  bool nan = false;
+  for (T& l : lanes) l = start;
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     for (int j = 0; j < kLanes; ++j) {
       T v = p[i + j];
       lanes[j] = (kMax ? v > lanes[j] : v < lanes[j]) ? v : lanes[j];
-      nan |= is_nan(v);
     }
   }
-  for (; i < n; ++i) {
-    lanes[0] = (kMax ? p[i] > lanes[0] : p[i] < lanes[0]) ? p[i] : lanes[0];
-    nan |= is_nan(p[i]);
-  }
-  if (nan) {
-    for (i = 0; !is_nan(p[i]); ++i) {
-    }
-    return i;
-  }
+  for (; i < n; ++i) lanes[0] = (kMax ? p[i] > lanes[0] : p[i] < lanes[0]) ? p[i] : lanes[0];
   T best = lanes[0];
   for (int j = 1; j < kLanes; ++j)
     best = (kMax ? lanes[j] > best : lanes[j] < best) ? lanes[j] : best;
-  for (i = 0; p[i] != best; ++i) {
+  for (i = 0; i < n && !(p[i] == best); ++i) {
   }
-  return i;
+  return i < n ? i : 0;  // every element NaN
 }
 
-// ArgMax / ArgMin: the first index of the extreme value; the first NaN wins (as NumPy).
+// ArgMax / ArgMin: the first index of the extreme value, skipping NaN (as TensorFlow; an all-NaN
+// lane gives 0).
 template <typename T, typename Out, bool kMax>
 void arg_kernel(KernelContext& ctx) {
   const Tensor& in = ctx.input(0);
@@ -91,8 +90,8 @@ void arg_kernel(KernelContext& ctx) {
   const T* px = in.data<T>();
   Out* po = out.mutable_data<Out>();
   auto better = [](T cand, T best) {
-    if (is_nan(best)) return false;
-    if (is_nan(cand)) return true;
+    if (is_nan(cand)) return false;
+    if (is_nan(best)) return true;
     return kMax ? cand > best : cand < best;
   };
   for_segments(v, [&](int64_t p, int64_t k0, int64_t k1) {

@@ -10,6 +10,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/in_place.h"
+#include "tfcc/ops/unary/unary_formulas.h"
 #include "tfcc/ops/unary/unary_internal.h"
 
 namespace tfcc {
@@ -42,21 +43,23 @@ Tensor call_unary(const OpDef& op, const Tensor& x, Loc loc) {
   return dispatch1(op, in, {}, loc);
 }
 
+template <typename... Ops>
+void register_formulas(OpRegistry& r, formula::List<Ops...>) {
+  auto one = [&r]<typename Op>() {
+    OpDef& op = unary_op(r, Op::kName, formula::dtypes(Op::kTypes));
+    if constexpr (requires { &Op::grad; }) {
+      op.gradient(rule(&Op::grad));
+    } else {
+      op.not_differentiable();
+    }
+  };
+  (one.template operator()<Ops>(), ...);
+}
+
 }  // namespace
 
 void register_unary_ops(OpRegistry& r) {
-  using T = const Tensor&;
-  unary_op(r, "Neg", kSignedNumericTypes).gradient(rule([](T, T, T dy) { return negative(dy); }));
-  unary_op(r, "Abs", kSignedNumericTypes).gradient(rule([](T x, T, T dy) {
-    return multiply(dy, sign(x));
-  }));
-  unary_op(r, "Sign", kSignedNumericTypes).gradient(rule([](T x, T, T) { return zeros_like(x); }));
-  unary_op(r, "Square", kSignedNumericTypes).gradient(rule([](T x, T, T dy) {
-    return multiply(dy, multiply(x, 2));
-  }));
-  unary_op(r, "Relu", kSignedNumericTypes).gradient(rule([](T, T y, T dy) {
-    return relu_grad(dy, y);
-  }));
+  register_formulas(r, formula::UnaryFormulas{});
   r.add("ReluGrad")
       .input("gradients", "T")
       .input("features", "T")
@@ -75,42 +78,6 @@ void register_unary_ops(OpRegistry& r) {
         return {relu_grad(g.grads[0], g.inputs[1]), zeros_like(g.inputs[1])};
       });
   declare_in_place(*r.find("ReluGrad"), 0, {0, 1});
-  unary_op(r, "Exp", kFloatTypes).gradient(rule([](T, T y, T dy) { return multiply(dy, y); }));
-  unary_op(r, "Log", kFloatTypes).gradient(rule([](T x, T, T dy) { return divide(dy, x); }));
-  unary_op(r, "Log1p", kFloatTypes).gradient(rule([](T x, T, T dy) {
-    return divide(dy, add(x, 1));
-  }));
-  unary_op(r, "Expm1", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return multiply(dy, add(y, 1));
-  }));
-  unary_op(r, "Sqrt", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return divide(multiply(dy, 0.5), y);
-  }));
-  unary_op(r, "Rsqrt", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return multiply(dy, multiply(multiply(y, square(y)), -0.5));
-  }));
-  unary_op(r, "Reciprocal", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return negative(multiply(dy, square(y)));
-  }));
-  unary_op(r, "Sin", kFloatTypes).gradient(rule([](T x, T, T dy) { return multiply(dy, cos(x)); }));
-  unary_op(r, "Cos", kFloatTypes).gradient(rule([](T x, T, T dy) {
-    return negative(multiply(dy, sin(x)));
-  }));
-  unary_op(r, "Tan", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return multiply(dy, add(square(y), 1));
-  }));
-  unary_op(r, "Tanh", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return multiply(dy, subtract(1, square(y)));
-  }));
-  unary_op(r, "Sigmoid", kFloatTypes).gradient(rule([](T, T y, T dy) {
-    return multiply(dy, multiply(y, subtract(1, y)));
-  }));
-  unary_op(r, "Erf", kFloatTypes).gradient(rule([](T x, T, T dy) {
-    return multiply(dy, multiply(exp(negative(square(x))), 2 / std::sqrt(std::numbers::pi)));
-  }));
-  unary_op(r, "Floor", kFloatTypes).not_differentiable();
-  unary_op(r, "Ceil", kFloatTypes).not_differentiable();
-  unary_op(r, "Round", kFloatTypes).not_differentiable();
   for (const char* name : {"IsNan", "IsFinite"}) {
     r.add(name)
         .input("x", "T")
@@ -157,6 +124,16 @@ TFCC_UNARY_API(logical_not, "LogicalNot")
 TFCC_UNARY_API(is_nan, "IsNan")
 TFCC_UNARY_API(is_finite, "IsFinite")
 TFCC_UNARY_API(relu, "Relu")
+TFCC_UNARY_API(relu6, "Relu6")
+TFCC_UNARY_API(asin, "Asin")
+TFCC_UNARY_API(acos, "Acos")
+TFCC_UNARY_API(atan, "Atan")
+TFCC_UNARY_API(sinh, "Sinh")
+TFCC_UNARY_API(cosh, "Cosh")
+TFCC_UNARY_API(lgamma, "Lgamma")
+TFCC_UNARY_API(digamma, "Digamma")
+TFCC_UNARY_API(erfc, "Erfc")
+TFCC_UNARY_API(bitwise_invert, "Invert")
 #undef TFCC_UNARY_API
 
 Tensor relu_grad(const Tensor& gradients, const Tensor& features, Loc loc) {
@@ -167,7 +144,10 @@ Tensor relu_grad(const Tensor& gradients, const Tensor& features, Loc loc) {
 
 // Activations as composites. Where a branch could overflow (exp of a large x), its input is
 // clamped first, so the unselected branch never produces inf * 0 = NaN in the gradient.
-Tensor relu6(const Tensor& x, Loc loc) { return minimum(relu(x, loc), 6, loc); }
+Tensor log_sigmoid(const Tensor& x, Loc loc) {
+  // log(1 / (1 + e^-x)) = -softplus(-x): no overflow for large |x|.
+  return negative(softplus(negative(x, loc), loc), loc);
+}
 
 Tensor leaky_relu(const Tensor& x, double alpha, Loc loc) {
   return where(greater(x, 0, loc), x, multiply(x, alpha, loc), loc);

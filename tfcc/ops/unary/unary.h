@@ -4,10 +4,11 @@
 //   tfcc::exp(x);        // [0.36787945 1.         7.389056  ]
 //   tfcc::relu(x);       // [0. 0. 2.]
 //   tfcc::sigmoid(x);    // [0.26894143 0.5        0.8807971 ]
+//   tfcc::atan(x);       // [-0.7853982  0.         1.1071488]
 //
 // Primitives have kernels and gradient rules; activations such as gelu, selu, softplus and silu
 // are composites of primitives (ARCHITECTURE.md, decision 2), so they trace and differentiate for
-// free.
+// free. Each primitive's formula is defined once, in unary_formulas.h.
 #pragma once
 
 #include <source_location>
@@ -52,6 +53,24 @@ Tensor tanh(const Tensor& x, Loc loc = Loc::current());
 Tensor sigmoid(const Tensor& x, Loc loc = Loc::current());
 /// The Gauss error function.
 Tensor erf(const Tensor& x, Loc loc = Loc::current());
+/// Inverse sine (NaN outside [-1, 1]).
+Tensor asin(const Tensor& x, Loc loc = Loc::current());
+/// Inverse cosine (NaN outside [-1, 1]).
+Tensor acos(const Tensor& x, Loc loc = Loc::current());
+/// Inverse tangent.
+Tensor atan(const Tensor& x, Loc loc = Loc::current());
+/// Hyperbolic sine.
+Tensor sinh(const Tensor& x, Loc loc = Loc::current());
+/// Hyperbolic cosine.
+Tensor cosh(const Tensor& x, Loc loc = Loc::current());
+/// log |Gamma(x)| (inf at 0, -1, -2, ...).
+Tensor lgamma(const Tensor& x, Loc loc = Loc::current());
+/// psi(x) = d/dx lgamma(x) (NaN at 0, -1, -2, ... and -inf, as TensorFlow).
+Tensor digamma(const Tensor& x, Loc loc = Loc::current());
+/// 1 - erf(x), accurate where erf(x) is near 1.
+Tensor erfc(const Tensor& x, Loc loc = Loc::current());
+/// ~x on integer tensors (tf.bitwise.invert).
+Tensor bitwise_invert(const Tensor& x, Loc loc = Loc::current());
 /// Largest integer not above x.
 Tensor floor(const Tensor& x, Loc loc = Loc::current());
 /// Smallest integer not below x.
@@ -65,12 +84,12 @@ Tensor is_nan(const Tensor& x, Loc loc = Loc::current());
 /// True where x is neither infinite nor NaN.
 Tensor is_finite(const Tensor& x, Loc loc = Loc::current());
 
-/// max(x, 0).
+/// max(x, 0); NaN stays NaN (as TensorFlow).
 Tensor relu(const Tensor& x, Loc loc = Loc::current());
 /// Relu's gradient in one pass (TF's ReluGrad): `gradients` where `features` > 0, else 0.
 /// `features` is Relu's input or output (the same sign test); both have one shape.
 Tensor relu_grad(const Tensor& gradients, const Tensor& features, Loc loc = Loc::current());
-/// min(max(x, 0), 6).
+/// min(max(x, 0), 6); NaN stays NaN, and the gradient is 0 at exactly 0 and 6 (as TensorFlow).
 Tensor relu6(const Tensor& x, Loc loc = Loc::current());
 /// x if x > 0 else alpha * x.
 Tensor leaky_relu(const Tensor& x, double alpha = 0.2, Loc loc = Loc::current());
@@ -82,6 +101,8 @@ Tensor selu(const Tensor& x, Loc loc = Loc::current());
 Tensor gelu(const Tensor& x, bool approximate = false, Loc loc = Loc::current());
 /// log(1 + e^x), stable for large |x|.
 Tensor softplus(const Tensor& x, Loc loc = Loc::current());
+/// log(sigmoid(x)) = -softplus(-x), stable for large |x|.
+Tensor log_sigmoid(const Tensor& x, Loc loc = Loc::current());
 /// x / (1 + |x|).
 Tensor softsign(const Tensor& x, Loc loc = Loc::current());
 /// x * sigmoid(x) (swish).

@@ -28,11 +28,15 @@ TEST(ElementwiseFusionTest, ChainWithScalarOperandsBecomesOneNode) {
   EXPECT_EQ(golden(out),
             "function f(%0: float32(4,), %1: float32(4,)) {\n"
             "  %2 = Const[1.0]() : float32()\n"
-            "  %3 = _FusedElementwise(%0, %1, %2) {program=[23, 0, 1, 21, 3, 2, 4, 4, -1, 22, 5, "
-            "1], expression=\"v3 = Mul(x0, x1); v4 = AddV2(v3, x2); v5 = Relu(v4); v6 = Sub(v5, "
-            "x1)\"} : float32(4,)\n"
-            "  return %3\n"
-            "}\n")
+            "  %3 = _FusedElementwise(%0, %1, %2) {program=[" +
+                internal::str_cat(fused_elementwise::opcode("Mul"), ", 0, 1, ",
+                                  fused_elementwise::opcode("AddV2"), ", 3, 2, ",
+                                  fused_elementwise::opcode("Relu"), ", 4, -1, ",
+                                  fused_elementwise::opcode("Sub"), ", 5, 1") +
+                "], expression=\"v3 = Mul(x0, x1); v4 = AddV2(v3, x2); v5 = Relu(v4); v6 = "
+                "Sub(v5, x1)\"} : float32(4,)\n"
+                "  return %3\n"
+                "}\n")
       << golden(g);
   Tensor args[] = {constant({-2.f, 0.5f, 3.f, -0.f}), constant({1.f, 2.f, -1.f, 4.f})};
   EXPECT_TRUE(testing::bitwise_equal(run_graph(out, args)[0], run_graph(g, args)[0]));

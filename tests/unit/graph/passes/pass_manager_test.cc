@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "tests/unit/graph/passes/pass_test_util.h"
+#include "tfcc/ops/fused_elementwise/fused_elementwise.h"
 #include "tfcc/platform/file.h"
 
 namespace tfcc::graph {
@@ -45,10 +46,14 @@ TEST(PassManagerTest, OptimizesAndSwitchesPassesOffByName) {
             "function f(%0: float32(4,)) {\n"
             "  %1 = Const[[6.]]() : float32(1,)\n"
             "  %2 = Const[1.0]() : float32()\n"
-            "  %3 = _FusedElementwise(%0, %1, %2) {program=[23, 0, 1, 5, 3, -1, 21, 4, 2], "
-            "expression=\"v3 = Mul(x0, x1); v4 = Exp(v3); v5 = AddV2(v4, x2)\"} : float32(4,)\n"
-            "  return %3\n"
-            "}\n")
+            "  %3 = _FusedElementwise(%0, %1, %2) {program=[" +
+                internal::str_cat(fused_elementwise::opcode("Mul"), ", 0, 1, ",
+                                  fused_elementwise::opcode("Exp"), ", 3, -1, ",
+                                  fused_elementwise::opcode("AddV2"), ", 4, 2") +
+                "], expression=\"v3 = Mul(x0, x1); v4 = Exp(v3); v5 = AddV2(v4, x2)\"} : "
+                "float32(4,)\n"
+                "  return %3\n"
+                "}\n")
       << golden(g);
   PassOptions no_fusion;
   no_fusion.disabled = {"elementwise_fusion"};

@@ -77,6 +77,15 @@ RuleMap make_rules() {
   r["AddN"] = same({"sum"});
   r["MatMul"] = same({"product"});
   r["Relu"] = same({"activations"});
+  r["Relu6"] = same({"activations"});
+  for (const char* op :
+       {"Asin", "Acos", "Atan", "Sinh", "Cosh", "Lgamma", "Digamma", "Erfc", "Invert"}) {
+    r[op] = same({"y"});
+  }
+  for (const char* op : {"Atan2", "Xlogy", "TruncateDiv", "TruncateMod", "Polygamma", "BitwiseAnd",
+                         "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"}) {
+    r[op] = same({"z"});
+  }
   r["Cast"] = same({"y"});
   r["Where"] = same({"index"});
   r["SoftmaxCrossEntropyWithLogits"] = same({"loss", "backprop"});

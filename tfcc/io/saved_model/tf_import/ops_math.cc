@@ -192,6 +192,14 @@ void add_math_ops(std::vector<OpRow>& rows) {
     rows.push_back(same(op, "y"));
   }
   rows.push_back(same("Inv", "y", "Reciprocal"));
+  for (const char* op :
+       {"Asin", "Acos", "Atan", "Sinh", "Cosh", "Lgamma", "Digamma", "Erfc", "Invert"}) {
+    rows.push_back(same(op, "y"));
+  }
+  for (const char* op : {"Atan2", "Xlogy", "TruncateDiv", "TruncateMod", "Polygamma", "BitwiseAnd",
+                         "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"}) {
+    rows.push_back(same(op, "z"));
+  }
   for (const char* op : {"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Maximum",
                          "Minimum", "Pow", "SquaredDifference", "Less", "LessEqual", "Greater",
                          "GreaterEqual", "LogicalAnd", "LogicalOr"}) {

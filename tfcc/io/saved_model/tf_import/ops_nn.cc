@@ -86,9 +86,8 @@ void add_nn_ops(std::vector<OpRow>& rows) {
   rows.push_back({"Relu", {"activations"}, {}, "Relu", [](NodeContext& c) {
                     return one(c.run1("Relu", {c.in(0)}));
                   }});
-  rows.push_back({"Relu6", {"activations"}, {}, "Minimum(Relu(x), 6)", [](NodeContext& c) {
-                    Tensor r = c.run1("Relu", {c.in(0)});
-                    return one(c.run1("Minimum", {r, scalar_like(c, r, 6.0)}));
+  rows.push_back({"Relu6", {"activations"}, {}, "Relu6", [](NodeContext& c) {
+                    return one(c.run1("Relu6", {c.in(0)}));
                   }});
   rows.push_back({"LeakyRelu",
                   {"activations"},
