@@ -37,3 +37,26 @@ function(tfcc_layer name)
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})
   set_property(GLOBAL APPEND PROPERTY TFCC_INSTALL_LIBRARIES ${name})
 endfunction()
+
+# tfcc_link_layers_instead(<dir>): every target defined under <dir> that links tfcc links the layer
+# archives in its place. For a shared build's tests: libtfcc.so exports the user API only
+# (tfcc/export.h), and the tests reach internals (kernels, the op registry), so they link the same
+# code as archives.
+function(tfcc_link_layers_instead dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target ${targets})
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+      continue()
+    endif()
+    get_target_property(libs ${target} LINK_LIBRARIES)
+    if(libs AND "tfcc" IN_LIST libs)
+      list(TRANSFORM libs REPLACE "^tfcc$" "${TFCC_LAYER_TARGETS}")
+      set_property(TARGET ${target} PROPERTY LINK_LIBRARIES ${libs})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(subdir ${subdirs})
+    tfcc_link_layers_instead(${subdir})
+  endforeach()
+endfunction()
