@@ -129,8 +129,9 @@ clean:
 	rm -rf build
 
 # A Debian package of the libraries, headers, CMake package, tfcc.pc and the `tfcc` command line,
-# rooted at /usr (PACKAGE_BUILD/tfcc_<version>_amd64.deb). Built without -march=native, so the
-# package runs on any x86-64 (kernels then use what the compiler's baseline allows).
+# rooted at /usr (PACKAGE_BUILD/tfcc_<version>_amd64.deb). Built for the portable baseline
+# (x86-64-v2), never -march=native: the package runs on any x86-64 and its kernels pick their
+# AVX2 / AVX-512 code at run time (docs/portable_builds.md).
 PACKAGE_BUILD ?= build/package
 .PHONY: package
 

@@ -16,6 +16,7 @@
 // Errors are exceptions deriving from tfcc::Error, named like TensorFlow's
 // (InvalidArgumentError, NotFoundError, ...); see tfcc/platform/errors.h.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/autodiff/custom_gradient.h"
 #include "tfcc/autodiff/gradient_checker.h"
@@ -55,3 +56,4 @@
 #include "tfcc/ops/training/training.h"
 #include "tfcc/ops/unary/unary.h"
 #include "tfcc/platform/errors.h"
+#pragma GCC visibility pop

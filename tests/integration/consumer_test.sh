@@ -64,6 +64,34 @@ done < <(grep -rhoE '^#include "tfcc/[^"]+"' "$prefix/include/tfcc" | sed 's/^#i
   sort -u)
 [ $missing -eq 0 ] && echo "ok: every header an installed header includes is installed" ||
   failures=$((failures + 1))
+# Each installed header is one export region (tfcc/export.h): what it declares is exported from
+# libtfcc.so, and a push without its pop would change the visibility of the program's own code.
+unmarked=0
+while read -r header; do
+  pushes=$(grep -c '^#pragma GCC visibility push(default)' "$header")
+  pops=$(grep -c '^#pragma GCC visibility pop' "$header")
+  if [ "$pushes" -ne 1 ] || [ "$pops" -ne 1 ]; then
+    echo "FAIL: $header: $pushes visibility push(default), $pops pop (want one each: tfcc/export.h)"
+    unmarked=1
+  fi
+done < <(find "$prefix/include/tfcc" -name '*.h')
+[ $unmarked -eq 0 ] && echo "ok: every installed header is one export region" ||
+  failures=$((failures + 1))
+# A shared build exports the public API only: not the kernels, the op registry or the protobuf
+# message classes.
+so=$(find "$prefix" -name 'libtfcc.so.*.*.*' | head -1)
+if [ -n "$so" ]; then
+  nm -DC --defined-only "$so" > "$work/exports.txt"
+  echo "libtfcc.so exports $(wc -l < "$work/exports.txt") symbols"
+  check "libtfcc.so exports the user API" " tfcc::matmul\(" "$work/exports.txt"
+  for internal in "tfcc::kernels::" "tfcc::OpRegistry::" "tfcc::onednn::" "tensorflow::"; do
+    if grep -q " $internal" "$work/exports.txt"; then
+      fail "libtfcc.so exports $internal symbols: $(grep " $internal" "$work/exports.txt" | head -3)"
+    else
+      echo "ok: libtfcc.so keeps $internal to itself"
+    fi
+  done
+fi
 
 # The consumer project, built as its README says.
 cmake -S "$source_dir/examples/consumer" -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release \

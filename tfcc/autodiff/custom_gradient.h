@@ -12,6 +12,7 @@
 // The forward computation is not recorded by any tape; the gradient function's ops are, so a
 // custom gradient can itself be differentiated by an outer tape.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <vector>
@@ -33,3 +34,4 @@ using CustomGradientFn = std::function<CustomGradientResult(const std::vector<Te
 std::function<Tensor(const std::vector<Tensor>&)> custom_gradient(CustomGradientFn f);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

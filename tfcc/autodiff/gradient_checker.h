@@ -7,6 +7,7 @@
 // For each input x_k the result holds two [x_size, y_size] matrices: the Jacobian from the tape
 // (theoretical) and from central differences (numerical). Use float64 inputs.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <vector>
@@ -37,3 +38,4 @@ std::vector<JacobianPair> compute_gradient(const TestFn& f, const std::vector<Te
 double max_error(const std::vector<JacobianPair>& jacobians);
 
 }  // namespace tfcc::test
+#pragma GCC visibility pop

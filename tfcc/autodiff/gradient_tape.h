@@ -22,6 +22,7 @@
 // ops, so gradients can be differentiated again. A non-persistent tape computes one set of
 // gradients; a persistent one any number.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -155,3 +156,4 @@ class GradientTape : public OpObserver {
 Tensor aggregate_gradients(const std::vector<Tensor>& parts);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -24,6 +24,7 @@
 // std::array) are passed to cond and body unpacked (one parameter each); any other structure as
 // one parameter.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -206,3 +207,4 @@ Vars for_range(int64_t limit, BodyFn&& body_fn, Vars loop_vars,
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

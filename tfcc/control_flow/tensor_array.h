@@ -17,6 +17,7 @@
 // known at trace time), since the backward loop replays iterations from per-iteration copies of
 // the loop tensors, which must keep one shape.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <source_location>
@@ -129,3 +130,4 @@ struct Nest<TensorArray> {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // (shared/research/machine.md). Freed blocks go to per-size-class free lists; blocks of 2 MiB and
 // more are mapped with transparent huge pages.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstddef>
 #include <cstdint>
@@ -49,3 +50,4 @@ Allocator& cpu_allocator();
 Allocator& uncached_cpu_allocator();
 
 }  // namespace tfcc
+#pragma GCC visibility pop

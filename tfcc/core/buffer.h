@@ -1,6 +1,7 @@
 // A reference-counted block of device memory holding a tensor's elements. Buffers are immutable
 // once a tensor is published; reshape shares one, everything else writes a new one.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstddef>
 #include <memory>
@@ -28,3 +29,4 @@ class Buffer {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

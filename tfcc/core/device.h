@@ -5,6 +5,7 @@
 //   cpu.name();          // "/job:localhost/replica:0/task:0/device:CPU:0"
 //   cpu.allocator();     // the caching CPU allocator
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -30,3 +31,4 @@ class Device {
 Device& cpu_device();
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   size_t bytes = tfcc::dtype_size(t);   // 4
 //   static_assert(tfcc::dtype_of<double>() == tfcc::float64);
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <cstring>
@@ -169,3 +170,4 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

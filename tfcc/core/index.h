@@ -7,6 +7,7 @@
 // Tensor::operator() is declared in tensor.h and implemented by the array op family (it
 // dispatches StridedSlice), the way TensorFlow's array_ops gives tf.Tensor its __getitem__.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -53,3 +54,4 @@ struct Index {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

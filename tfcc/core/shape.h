@@ -7,6 +7,7 @@
 //   tfcc::PartialShape p{-1, 3};   // (None, 3)
 //   p.is_compatible_with(s);       // true
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <initializer_list>
@@ -86,3 +87,4 @@ std::ostream& operator<<(std::ostream& os, const PartialShape& s);
 int64_t checked_mul(int64_t a, int64_t b);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -15,6 +15,7 @@
 // A tensor is either concrete (it has a buffer) or symbolic: a placeholder for a value inside a
 // function being traced. Symbolic tensors carry a SymbolicValue supplied by the graph layer.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstring>
 #include <memory>
@@ -195,3 +196,4 @@ std::vector<T> Tensor::to_vector(std::source_location loc) const {
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 // Copies of a Variable are handles to the same variable. Reading and assigning are ops, defined
 // by the op layer (tfcc/ops/variable), so a GradientTape sees reads and a trace captures them.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -85,3 +86,4 @@ class Variable {
 std::ostream& operator<<(std::ostream& os, const Variable& v);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 // newlines and "" for a quote. Empty lines are skipped. Numeric fields may have surrounding spaces.
 // String columns are not supported (tfcc has no string dtype).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -60,3 +61,4 @@ std::vector<Element> parse_csv(std::string_view text, const std::vector<CsvColum
                                const CsvOptions& options, const std::string& source);
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

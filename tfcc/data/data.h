@@ -4,6 +4,7 @@
 //   auto ds = tfcc::data::Dataset::range(10).map([](tfcc::Tensor x) { return x * 2; }).batch(4);
 //   for (const auto& batch : ds) std::cout << batch[0] << "\n";
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/data/csv.h"
 #include "tfcc/data/dataset.h"
@@ -13,3 +14,4 @@
 #include "tfcc/data/idx.h"
 #include "tfcc/data/iterator.h"
 #include "tfcc/data/tfrecord.h"
+#pragma GCC visibility pop

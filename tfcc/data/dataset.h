@@ -22,6 +22,7 @@
 // they must be safe to call concurrently. An exception they throw reaches the consumer from the
 // get_next() that would have returned that element.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <functional>
@@ -210,3 +211,4 @@ class ElementIterator {
 };
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 // TensorFlow elements may be nested structures; tfcc flattens them to a tuple: the components a
 // Python user would unpack (`for x, y in dataset`) are `element[0]`, `element[1]`.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -71,3 +72,4 @@ size_t row_bytes(const Tensor& t);
 
 }  // namespace internal
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -2,6 +2,7 @@
 //
 //   std::string bytes = tfcc::data::read_file_maybe_gzip("train-images-idx3-ubyte.gz");
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstddef>
 #include <string>
@@ -26,3 +27,4 @@ std::string gunzip_head(std::string_view bytes, const std::string& source, size_
 std::string read_file_maybe_gzip(const std::string& path);
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 // big-endian. Types: 0x08 uint8, 0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64.
 // tfcc has no 8/16-bit signed dtype, so int8 and int16 data are widened to int32.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 #include <string_view>
@@ -31,3 +32,4 @@ Tensor read_idx(const std::string& path);
 Dataset idx_dataset(const std::vector<std::string>& paths);
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -22,6 +22,7 @@
 // A whole pass inside one traced call: Dataset::for_each / reduce (dataset.h), or a
 // tfcc::while_loop over get_next_as_optional_element().
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <functional>
@@ -122,3 +123,4 @@ class Iterator {
 };
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   [](Tensor image, Tensor label) { return std::tuple{cast(image, float32) / 255.0f, label}; }
 //   [](const Element& e) { return e[0]; }
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstddef>
 #include <functional>
@@ -111,3 +112,4 @@ PredicateFn make_predicate_fn(F f) {
 
 }  // namespace internal
 }  // namespace tfcc::data
+#pragma GCC visibility pop

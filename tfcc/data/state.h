@@ -8,6 +8,7 @@
 // field names. A state that does not parse raises DataLossError; one written by a different
 // pipeline raises FailedPreconditionError (the iterator names are checked).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -53,3 +54,4 @@ class StateReader {
 };
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // Each element is one record's bytes as a 1-D uint8 tensor (tfcc has no string dtype; see
 // bytes_tensor). A corrupted or truncated record raises DataLossError naming the file and offset.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 #include <vector>
@@ -23,3 +24,4 @@ Dataset tfrecord_dataset(std::vector<std::string> filenames,
                          const std::string& compression_type = "");
 
 }  // namespace tfcc::data
+#pragma GCC visibility pop

@@ -24,6 +24,7 @@
 // job is aborted when they exit: training never hangs. Mismatched calls across ranks (different
 // shapes or a different collective) raise FailedPreconditionError.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <atomic>
 #include <functional>
@@ -94,3 +95,4 @@ class MultiWorkerMirroredStrategy final : public Strategy {
 };
 
 }  // namespace tfcc::distribute
+#pragma GCC visibility pop

@@ -40,6 +40,7 @@
 // there), chained by a token, and one "CollectiveAllReduceWait" node whose outputs are the
 // reduced gradients. Keras' fit uses it.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <memory>
@@ -183,3 +184,4 @@ class StrategyScope {
 };
 
 }  // namespace tfcc::distribute
+#pragma GCC visibility pop

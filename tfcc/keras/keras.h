@@ -6,6 +6,7 @@
 //                     layers::Dense(10)});
 //   model.summary();
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/activations/activations.h"
 #include "tfcc/keras/callbacks/backup_and_restore.h"
@@ -38,3 +39,4 @@
 #include "tfcc/keras/regularizers/regularizers.h"
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/keras/saving/model_saving.h"
+#pragma GCC visibility pop

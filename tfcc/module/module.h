@@ -36,6 +36,7 @@
 // the order Keras uses for a layer's weights, and it is stable from run to run (checkpoint keys
 // rely on it).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -125,3 +126,4 @@ class Module : public std::enable_shared_from_this<Module> {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

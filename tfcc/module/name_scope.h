@@ -9,6 +9,7 @@
 //
 // Scopes are per thread and nest; a NameScope restores the previous scope when destroyed.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -33,3 +34,4 @@ const std::string& current_name_scope();
 std::string scoped_name(const std::string& name);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

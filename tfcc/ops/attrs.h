@@ -3,6 +3,7 @@
 //   tfcc::Attrs attrs{{"axis", int64_t{1}}, {"keepdims", true}};
 //   attrs.get<bool>("keepdims");   // true
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <initializer_list>
@@ -64,3 +65,4 @@ class Attrs {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

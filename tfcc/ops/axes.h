@@ -4,6 +4,7 @@
 //   tfcc::reduce_sum(x, 1);          // axis 1
 //   tfcc::reduce_sum(x, {0, -1});    // axes 0 and the last
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <initializer_list>
@@ -24,3 +25,4 @@ struct Axes {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // caches key their entries by the thread count in force; changing it never reuses a primitive
 // planned for another count.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 namespace tfcc::config::threading {
 
@@ -29,3 +30,4 @@ int effective_intra_op_parallelism_threads();
 void sync_calling_thread();
 
 }  // namespace tfcc::config::threading
+#pragma GCC visibility pop

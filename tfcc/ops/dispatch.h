@@ -9,6 +9,7 @@
 // registered observer (an active GradientTape) records the call. This file is the small interface
 // that graph/trace and autodiff plug into, so ops never includes them.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 #include <span>
@@ -89,3 +90,4 @@ class ObserverPause {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tfcc/ops/isa_dispatch.h"
 #include "tfcc/ops/op_def.h"
 #include "tfcc/platform/parallel.h"
 
@@ -31,12 +32,15 @@ inline constexpr double kTranscendental = 4 * kElementwise;
 /// Runs fn(begin, end) over [0, n) on the calling thread or, when n * cost_per_item_ns pays for
 /// it, split across the intra-op threads (the calling thread's OpenMP thread count, which
 /// config::threading sets) by tfcc's pool (tfcc/platform/parallel.h). Chunks start at multiples
-/// of 16 elements so vector loops stay aligned.
+/// of 16 elements so vector loops stay aligned. Each chunk runs compiled for the CPU's widest
+/// instruction set (isa_dispatch.h).
 template <typename F>
 void parallel_for_cost(int64_t n, double cost_per_item_ns, F&& fn) {
   if (n <= 0) return;
   const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-  parallel::parallel_for(n, cost_per_item_ns, max_threads, fn);
+  const cpu::Isa level = cpu::isa();
+  parallel::parallel_for(n, cost_per_item_ns, max_threads,
+                         [&](int64_t lo, int64_t hi) { isa_call(level, fn, lo, hi); });
 }
 
 /// parallel_for_cost with the cost given as a grain: `grain` items are worth one thread
@@ -55,10 +59,11 @@ template <typename F>
 void parallel_chunks(int64_t chunks, F&& fn) {
   if (chunks <= 0) return;
   const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+  const cpu::Isa level = cpu::isa();
   parallel::parallel_for(
       chunks, parallel::kMinParallelWorkNs, max_threads,
       [&](int64_t lo, int64_t hi) {
-        for (int64_t c = lo; c < hi; ++c) fn(c);
+        for (int64_t c = lo; c < hi; ++c) isa_call(level, fn, c);
       },
       /*align=*/1);
 }

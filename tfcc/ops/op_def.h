@@ -14,6 +14,7 @@
 // The registry's start-up check (OpRegistry::check) rejects an op missing a shape function, a
 // kernel for an allowed dtype, or a gradient decision.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <array>
 #include <functional>
@@ -211,3 +212,4 @@ class OpDef {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

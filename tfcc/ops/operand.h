@@ -6,6 +6,7 @@
 //
 //   tfcc::Tensor y = tfcc::multiply(x, 2);   // 2 becomes x.dtype()
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <type_traits>
 
@@ -59,3 +60,4 @@ Tensor scalar_tensor(double value, DType dtype);
 std::pair<Tensor, Tensor> resolve_operands(const Operand& x, const Operand& y);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 // operators are templates so that Tensor, Variable and C++ scalar operands mix without
 // ambiguous conversions; at least one side must be a Tensor or a Variable.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <type_traits>
 
@@ -84,3 +85,4 @@ inline Tensor operator&&(const Tensor& x, const Tensor& y) { return logical_and(
 inline Tensor operator||(const Tensor& x, const Tensor& y) { return logical_or(x, y); }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 //   const tfcc::OpDef& add = tfcc::op_def("AddV2");
 //   for (const tfcc::OpDef* op : tfcc::OpRegistry::global().ops()) std::cout << op->name();
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -42,3 +43,4 @@ const OpDef& op_def(std::string_view name);
 void register_all_ops(OpRegistry& registry);
 
 }  // namespace tfcc
+#pragma GCC visibility pop

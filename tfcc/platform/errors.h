@@ -12,6 +12,7 @@
 // The errors live in platform (not core, as ARCHITECTURE.md first placed them) because the file
 // and thread utilities here already need to raise them.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <sstream>
 #include <stdexcept>
@@ -95,3 +96,4 @@ std::string str_cat(Args&&... args) {
     if (!(cond)) throw ::tfcc::ErrorType(::tfcc::internal::str_cat(__VA_ARGS__)); \
   } while (0)
 #define TFCC_CHECK_ARG(cond, ...) TFCC_REQUIRE(InvalidArgumentError, cond, __VA_ARGS__)
+#pragma GCC visibility pop

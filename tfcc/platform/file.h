@@ -7,6 +7,7 @@
 // one behind, and the next writer of the same path removes it (once process <pid> is gone).
 // Sets of files that must change together: file_set.h.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <set>
 #include <string>
@@ -48,3 +49,4 @@ void sync_parent_directory(const std::string& path);
 
 }  // namespace internal
 }  // namespace tfcc
+#pragma GCC visibility pop

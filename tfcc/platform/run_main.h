@@ -8,6 +8,7 @@
 //   distributed_fit_cnn: DeadlineExceededError: all-reduce: rank 1 did not answer within 30 s
 // on stderr and exits with status 1.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdio>
 #include <cstring>
@@ -44,3 +45,4 @@ int run_main(int argc, char** argv, F&& body) {
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 // /usr/share/datasets/<name-with-dashes> (package dataset-fashion-mnist). A dataset found nowhere
 // raises NotFoundError naming every place searched and how to install it.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <map>
@@ -60,3 +61,4 @@ struct LoadedWithInfo {
 LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& options = {});
 
 }  // namespace tfcc::datasets
+#pragma GCC visibility pop

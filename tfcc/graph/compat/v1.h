@@ -20,6 +20,7 @@
 // created (no initializer op to run), and graph nodes read and assign them when run.
 // Graph::as_default() builds into another graph for a scope, eager mode or not.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -93,3 +94,4 @@ class Session {
 };
 
 }  // namespace tfcc::compat::v1
+#pragma GCC visibility pop

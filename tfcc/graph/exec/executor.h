@@ -13,6 +13,7 @@
 // If and While nodes run their subgraphs recursively; host calls (tfcc::print) run their C++
 // callback at every execution.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <span>
 #include <vector>
@@ -37,3 +38,4 @@ class EagerContext : public ExecutionContext {
 std::string node_error_note(const Graph& graph, const Node& node);
 
 }  // namespace tfcc::graph
+#pragma GCC visibility pop

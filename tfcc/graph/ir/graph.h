@@ -14,6 +14,7 @@
 // Graphs are built by the tracing context (tfcc/graph/trace) and run by the executor
 // (tfcc/graph/exec); passes would map Graph to Graph.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -138,3 +139,4 @@ std::string location_string(const std::source_location& loc);
 std::string location_string(const Node& node);
 
 }  // namespace tfcc::graph
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 // switches every pass off); TFCC_DUMP_GRAPHS=<dir> writes the text graph (Graph::to_string())
 // before and after each pass to <dir>/<function>.<serial>.<step>.<before|after>.<pass>.txt.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -53,3 +54,4 @@ Graph optimize(const Graph& graph, const PassOptions& options = {});
 Graph run_pass(const std::string& name, const Graph& graph, const PassOptions& options = {});
 
 }  // namespace tfcc::graph
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 //   std::cout << cf.optimized_graph().to_string();   // after the graph passes: what runs
 //   std::vector<tfcc::Tensor> out = cf({x});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -65,3 +66,4 @@ void set_function_run_hook(FunctionRunHook hook);
 
 }  // namespace graph
 }  // namespace tfcc
+#pragma GCC visibility pop

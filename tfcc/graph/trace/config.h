@@ -3,6 +3,7 @@
 //   tfcc::config::run_functions_eagerly(true);   // every tfcc::function runs its C++ eagerly:
 //                                                 // step through it in a debugger, print values
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 namespace tfcc::config {
 
@@ -13,3 +14,4 @@ void run_functions_eagerly(bool enable);
 bool functions_run_eagerly();
 
 }  // namespace tfcc::config
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 //    the gradients of the loop variables and of the captured tensors. (Values inside one
 //    iteration are recomputed from the kept loop variables rather than stored.)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -62,3 +63,4 @@ std::vector<Tensor> add_while(std::span<const Tensor> loop_vars,
                               std::source_location loc, bool force_history = false);
 
 }  // namespace tfcc::graph
+#pragma GCC visibility pop

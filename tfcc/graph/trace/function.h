@@ -34,6 +34,7 @@
 // unless their jit_compile options differ. tfcc::config::run_functions_eagerly(true) makes every
 // function run its callable directly, for debugging.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <any>
 #include <functional>
@@ -317,3 +318,4 @@ Function<std::decay_t<F>> function(F&& f, FunctionOptions options = {}) {
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

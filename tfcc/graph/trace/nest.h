@@ -10,6 +10,7 @@
 //
 // Other types join by specialising tfcc::Nest (TensorArray does).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <array>
 #include <span>
@@ -135,3 +136,4 @@ T pack_like(const T& like, std::span<const Tensor> flat) {
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 // prints them), separated by spaces and followed by a newline, on standard error like tf.print;
 // print_to chooses the stream.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <iostream>
 #include <string>
@@ -57,3 +58,4 @@ template <typename... Args>
 print_to(std::ostream&, const Args&...) -> print_to<Args...>;
 
 }  // namespace tfcc
+#pragma GCC visibility pop

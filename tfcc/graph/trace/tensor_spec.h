@@ -3,6 +3,7 @@
 //   auto f = tfcc::function(fn, {.input_signature = {{tfcc::PartialShape({-1, 3})}}});
 //   f.get_concrete_function(tfcc::TensorSpec{{-1, -1, 3}, tfcc::float32});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -24,3 +25,4 @@ struct TensorSpec {
 };
 
 }  // namespace tfcc
+#pragma GCC visibility pop

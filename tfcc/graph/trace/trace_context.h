@@ -16,6 +16,7 @@
 // captures() so the enclosing node can pass them in. A symbolic tensor whose trace has ended is
 // an error naming that trace and the line that created the tensor.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <source_location>
@@ -133,3 +134,4 @@ class InitScope {
 };
 
 }  // namespace tfcc::graph
+#pragma GCC visibility pop

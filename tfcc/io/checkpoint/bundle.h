@@ -20,6 +20,7 @@
 // each tensor's size and checksum when it reads it; any mismatch, truncation or inconsistency
 // raises DataLossError naming the file and the key.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -104,3 +105,4 @@ class BundleReader {
 };
 
 }  // namespace tfcc::checkpoint
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //
 // Decoding validates field types and value ranges and raises DataLossError naming the context.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -78,3 +79,4 @@ std::string encode_entry(const BundleEntry& entry);
 BundleEntry decode_entry(std::string_view bytes, const std::string& context);
 
 }  // namespace tfcc::checkpoint
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 // the index carry masked CRC32Cs, and a damaged checkpoint raises DataLossError, never loads
 // silently. Ownership: Checkpoint is a handle; copies share the same objects and save_counter.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <initializer_list>
 #include <memory>
@@ -96,3 +97,4 @@ class Checkpoint {
 std::vector<std::pair<std::string, Variable>> checkpoint_keys(const TrackableNode& root);
 
 }  // namespace tfcc::train
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 // The manager records its checkpoints (with their timestamps) in the directory's `checkpoint`
 // state file, and picks them up again when a new manager opens the same directory.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -65,3 +66,4 @@ class CheckpointManager {
 };
 
 }  // namespace tfcc::train
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 //
 //   for (auto& [name, shape] : tfcc::train::list_variables("/tmp/tf_run")) ...
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -56,3 +57,4 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> list_variables(const s
 Tensor load_variable(const std::string& path, const std::string& name);
 
 }  // namespace tfcc::train
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 // a layer creates later (Keras' build on first call) when the load status is used again:
 // status.run_restore_ops() or any status.assert_*().
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <type_traits>
@@ -65,3 +66,4 @@ requires std::is_base_of_v<Module, M> std::shared_ptr<const train::TrackableNode
 }
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 // If a checkpoint restore already matched this object, a child tracked later is restored the
 // moment it is tracked (TensorFlow's deferred restoration).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -110,3 +111,4 @@ class Trackable {
 std::shared_ptr<const TrackableNode> as_trackable_node(const Trackable& t);
 
 }  // namespace tfcc::train
+#pragma GCC visibility pop

@@ -21,6 +21,7 @@
 // CRC-32 of each member are checked; problems raise DataLossError or InvalidArgumentError naming
 // the file; dtypes tfcc cannot hold raise UnimplementedError.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 #include <string_view>
@@ -55,3 +56,4 @@ void save_npz(const std::string& path, const NamedArrays& arrays);
 NamedArrays load_npz(const std::string& path);
 
 }  // namespace tfcc::io
+#pragma GCC visibility pop

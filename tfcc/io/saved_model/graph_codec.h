@@ -19,6 +19,7 @@
 // InvalidArgumentError; ops this build does not know are listed together in one NotFoundError.
 // Decoded graphs are structurally verified and type-checked (graph_check.h) before being returned.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <memory>
@@ -92,3 +93,4 @@ PartialShape from_proto(const legacy_model::Shape& s, const std::string& context
 
 }  // namespace internal
 }  // namespace tfcc::saved_model
+#pragma GCC visibility pop

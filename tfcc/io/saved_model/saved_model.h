@@ -24,6 +24,7 @@
 // op the build does not know is named in one NotFoundError before anything runs. Loading runs no
 // user code: the graphs hold registry ops only.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <functional>
@@ -167,3 +168,4 @@ inline constexpr const char* kVariablesDirectory = "variables";
 inline constexpr const char* kVariablesPrefix = "variables/variables";
 
 }  // namespace tfcc::saved_model
+#pragma GCC visibility pop

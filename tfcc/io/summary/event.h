@@ -10,6 +10,7 @@
 //   std::string bytes = event.serialize();          // what one TFRecord of the file holds
 //   auto back = tfcc::summary::Event::parse(bytes);  // DataLossError if malformed
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -118,3 +119,4 @@ struct Event {
 };
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 //   (*x->mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
 //   tfcc::summary::graph(g);   // with a default writer: Event.graph_def, for the Graphs tab
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 namespace tensorflow {
 class GraphDef;
@@ -32,3 +33,4 @@ using NodeDef = ::tensorflow::NodeDef;
 bool graph(const GraphDef& graph);
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // its output dtypes and shapes ("_output_shapes", unknown dimensions as -1), and the function's
 // results are "Identity" nodes, as in a TensorFlow function graph.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/graph/ir/graph.h"
 #include "tfcc/io/summary/graph_def.h"
@@ -23,3 +24,4 @@ GraphDef to_graph_def(const graph::Graph& graph);
 bool graph(const graph::Graph& graph);
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 // problem is recorded in RunData::problems (a file cut inside its last record, as happens while it
 // is being written, is only noted in RunData::notes).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <map>
@@ -62,3 +63,4 @@ struct RunData {
 std::vector<RunData> load_logdir(const std::string& logdir);
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

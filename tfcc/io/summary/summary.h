@@ -22,6 +22,7 @@
 // all. There the call returns true when it added the node. trace_on / trace_export (trace.h)
 // write the graphs of the functions that ran.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <span>
 #include <string>
@@ -83,3 +84,4 @@ inline bool text(const std::string& name, const char* data, Step step = {},
 }
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

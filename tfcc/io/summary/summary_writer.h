@@ -13,6 +13,7 @@
 // record_if condition belong to the calling thread, as in TensorFlow. Summary calls with no
 // default writer return false at once and cost nothing.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <concepts>
 #include <cstdint>
@@ -161,3 +162,4 @@ std::optional<int64_t> get_step();
 inline void set_step(Step step) { experimental::set_step(std::move(step)); }
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 // Profiling (profiler=true in TensorFlow: op timings for the Profile tab) is not implemented:
 // trace_on(graph, /*profiler=*/true) logs a warning and records graphs only.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -45,3 +46,4 @@ void trace_off();
 std::string run_metadata_with_graphs(const std::vector<GraphDef>& graphs);
 
 }  // namespace tfcc::summary
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 //   relu(x);                                       // tfcc::relu(x)
 //   layers::Dense(64, {.activation = "relu"});    // layers take a name or any callable
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <string>
@@ -34,3 +35,4 @@ struct Activation {
 Activation get(const std::string& name);
 
 }  // namespace tfcc::keras::activations
+#pragma GCC visibility pop

@@ -18,6 +18,7 @@
 // at a different point of the sequence. The model must be built before fit (an `input_shape` on
 // the first layer, or a call on data): FailedPreconditionError otherwise.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <optional>
@@ -78,3 +79,4 @@ class BackupAndRestore : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

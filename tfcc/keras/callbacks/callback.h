@@ -14,6 +14,7 @@
 // "lr"). Ownership as everywhere: a CallbackList holds std::shared_ptrs; pass callbacks by value
 // (moved) or as shared_ptrs you keep.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <optional>
@@ -151,3 +152,4 @@ class History : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 // prints floats; rows end with "\r\n" (Python's csv "excel" dialect). The file is rewritten
 // atomically after every epoch, so a crash never leaves a half-written row.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -45,3 +46,4 @@ class CSVLogger : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

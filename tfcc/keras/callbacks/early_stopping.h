@@ -11,6 +11,7 @@
 // min mode: current + |min_delta| < best). Training stops once `patience` epochs in a row brought
 // no improvement (never after the first epoch).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -68,3 +69,4 @@ class EarlyStopping : public Callback {
 bool monitor_is_maximized(const std::string& monitor);
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

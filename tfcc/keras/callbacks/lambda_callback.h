@@ -7,6 +7,7 @@
 //       }});
 //   model.fit(x, y, {.callbacks = {print_epochs, callbacks::TerminateOnNaN()}});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 
@@ -49,3 +50,4 @@ class TerminateOnNaN : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

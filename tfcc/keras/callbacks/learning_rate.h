@@ -7,6 +7,7 @@
 //   });
 //   callbacks::ReduceLROnPlateau plateau({.monitor = "val_loss", .factor = 0.2, .patience = 5});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <string>
@@ -69,3 +70,4 @@ class ReduceLROnPlateau : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

@@ -17,6 +17,7 @@
 // minimises the rest. With save_best_only, a save happens only when the monitored value beats
 // the best so far (initial_value_threshold, if given, is the first "best").
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -76,3 +77,4 @@ std::string format_filepath(const std::string& pattern,
                             const Logs& values);
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

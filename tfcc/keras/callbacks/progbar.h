@@ -8,6 +8,7 @@
 // update ends the line. When the output is not a terminal (a log file, a pipe) only the final line
 // of each epoch is written, so logs get one line per epoch.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <chrono>
 #include <functional>
@@ -94,3 +95,4 @@ class ProgbarLogger : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 //   callbacks::ModelCheckpoint ckpt("/tmp/ckpt", {.save_freq = 100});       // every 100 batches
 //   callbacks::BackupAndRestore backup("/tmp/backup", {.save_freq = "epoch"});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -38,3 +39,4 @@ class SaveFreq {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

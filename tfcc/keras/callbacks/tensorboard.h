@@ -22,6 +22,7 @@
 // Not implemented (TensorFlow's profiler, embeddings projector and weight images, and the Keras
 // "conceptual graph" JSON): profile_batch, embeddings_freq, write_images have no equivalent here.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <chrono>
 #include <concepts>
@@ -108,3 +109,4 @@ class TensorBoard : public Callback {
 };
 
 }  // namespace tfcc::keras::callbacks
+#pragma GCC visibility pop

@@ -3,6 +3,7 @@
 //   tfcc::keras::backend::unique_object_name("dense");   // "dense", then "dense_1", ...
 //   tfcc::keras::backend::clear_session();                // names start again from "dense"
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -19,3 +20,4 @@ inline constexpr double epsilon() { return 1e-7; }
 std::string to_snake_case(const std::string& name);
 
 }  // namespace tfcc::keras::backend
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //   auto outputs = layers::Dense(10)(h);
 //   keras::Model model(inputs, outputs);
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -90,3 +91,4 @@ namespace tfcc::keras {
 /// The KerasTensor an existing InputLayer produces (a new node of that layer).
 KerasTensor input_tensor_of(const std::shared_ptr<InputLayer>& layer);
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

@@ -25,6 +25,7 @@
 // temporaries (`layers::Dense(64)(inputs)`): the temporary moves into a shared_ptr that the
 // functional graph keeps.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -192,3 +193,4 @@ std::string repr(const regularizers::Spec& r);
 }  // namespace config
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 // 1-D: both are shape[0]. Random streams follow tfcc::random (TF's exact numbers cannot be matched;
 // the distributions are the same).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <memory>
@@ -183,3 +184,4 @@ class Spec {
 };
 
 }  // namespace tfcc::keras::initializers
+#pragma GCC visibility pop

@@ -4,6 +4,7 @@
 //   layers::ReLU({.max_value = 6.0});    // relu6
 //   layers::Softmax({.axis = -1});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 
@@ -61,3 +62,4 @@ class Softmax : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 // DepthwiseConv2D (kh, kw, in, depth_multiplier); Conv1D (k, in, filters). Output sizes follow
 // TensorFlow: valid ceil((n - k_eff + 1) / s), same ceil(n / s).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <initializer_list>
 #include <vector>
@@ -157,3 +158,4 @@ class ZeroPadding2D : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

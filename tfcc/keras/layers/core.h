@@ -5,6 +5,7 @@
 //   layers::Reshape({7, 7, 16});
 //   layers::Dropout(0.1);       // training: zero with probability 0.1, scale kept ones by 1/0.9
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 
@@ -112,3 +113,4 @@ class Dropout : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

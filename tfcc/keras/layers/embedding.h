@@ -2,6 +2,7 @@
 //
 //   layers::Embedding(1000, 64);     // (batch, seq) int -> (batch, seq, 64)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/engine/layer.h"
 
@@ -37,3 +38,4 @@ class Embedding : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   auto s = layers::Add()({a, b});                        // (None, 16)
 //   auto c = layers::Concatenate({.axis = -1})({a, b});    // (None, 32)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/engine/layer.h"
 
@@ -53,3 +54,4 @@ class Concatenate : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

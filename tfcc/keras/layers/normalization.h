@@ -14,6 +14,7 @@
 // gradient, and in inference an op the graph pass batch_norm_folding folds into the Conv2D
 // before it. Other ranks and axes use the composite of reductions and elementwise ops.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/engine/layer.h"
 
@@ -92,3 +93,4 @@ class LayerNormalization : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   layers::AveragePooling2D(3, {.strides = 1, .padding = "same"});
 //   layers::GlobalAveragePooling2D();                    // (b, h, w, c) -> (b, c)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 
@@ -96,3 +97,4 @@ class GlobalMaxPooling2D : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

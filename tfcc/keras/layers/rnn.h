@@ -12,6 +12,7 @@
 // orthogonal, bias (k * units) with k = 1 (SimpleRNN), 4 (LSTM, gates i, f, c, o; the forget
 // gate's bias starts at 1) or 3 (GRU, gates z, r, h; reset_after: bias (2, 3 * units)).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <utility>
@@ -181,3 +182,4 @@ class GRU : public RNN {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

@@ -13,6 +13,7 @@
 //
 // Everything is written with ops, so losses trace inside tfcc::function and differentiate.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -110,3 +111,4 @@ Tensor match_weight_rank(const Tensor& values, const Tensor& sample_weight);
 Tensor divide_no_nan(const Tensor& x, const Tensor& y);
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

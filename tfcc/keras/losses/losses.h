@@ -12,6 +12,7 @@
 // (sparse_softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
 // sigmoid_cross_entropy_with_logits), like tf.keras.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <optional>
@@ -155,3 +156,4 @@ class Huber : public Loss {
 std::shared_ptr<Loss> get(const std::string& identifier);
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

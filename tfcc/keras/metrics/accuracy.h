@@ -7,6 +7,7 @@
 //   acc.result();                               // fraction of argmax(logits) == label
 //   metrics::BinaryAccuracy bin({.threshold = 0.7});
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/metrics/metric.h"
 
@@ -100,3 +101,4 @@ class AutoAccuracy : public MeanMetricWrapper {
 };
 
 }  // namespace tfcc::keras::metrics
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //   auc.update_state(labels, probabilities);
 //   auc.result();
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -107,3 +108,4 @@ void update_confusion_matrix_variables(const ConfusionVariables& vars, const Ten
                                        const Tensor& sample_weight);
 
 }  // namespace tfcc::keras::metrics
+#pragma GCC visibility pop

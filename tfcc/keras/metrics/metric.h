@@ -11,6 +11,7 @@
 //
 // Metric names are exactly as given: they become the keys of fit's history.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <optional>
@@ -124,3 +125,4 @@ class MeanMetricWrapper : public Mean {
 };
 
 }  // namespace tfcc::keras::metrics
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 // A metric obtained from a string is named exactly by that string, as in tf.keras' compile
 // (metrics=["acc", "accuracy"] gives history keys "acc" and "accuracy").
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -28,3 +29,4 @@ namespace tfcc::keras::metrics {
 std::shared_ptr<Metric> get(const std::string& identifier);
 
 }  // namespace tfcc::keras::metrics
+#pragma GCC visibility pop

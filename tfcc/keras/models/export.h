@@ -18,6 +18,7 @@
 // and the input layer's name as the signature's input name), or the declared input_shape of
 // the model; ExportOptions overrides it. The single output is named "output_0".
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -46,3 +47,4 @@ TensorSpec serving_input_spec(const Model& model);
 void export_model(Model& model, const std::string& dir, ExportOptions options = {});
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

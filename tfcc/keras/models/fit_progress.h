@@ -14,6 +14,7 @@
 // on_train_begin makes fit start at `resume->epoch`, restore the data source's position and
 // continue after `resume->step` batches of that epoch, keeping that epoch's metric state.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <functional>
@@ -43,3 +44,4 @@ struct FitProgress {
 };
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

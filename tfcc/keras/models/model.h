@@ -24,6 +24,7 @@
 //
 //   // Sequential: see sequential.h.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <iostream>
@@ -194,3 +195,4 @@ class Model : public Layer {
 };
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 // summary() works before any data is seen; otherwise it builds on its first call. Layers are taken
 // by value (moved into shared_ptrs) or as shared_ptrs the caller keeps.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <type_traits>
@@ -60,3 +61,4 @@ class Sequential : public Model {
 };
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

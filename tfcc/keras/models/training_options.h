@@ -11,6 +11,7 @@
 // Losses, optimizers and metrics are accepted by name, as values (moved into shared_ptrs) or as
 // shared_ptrs the caller keeps (the ownership model of tfcc/module/module.h).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -153,3 +154,4 @@ struct PredictOptions {
 using StepLogs = std::vector<std::pair<std::string, Tensor>>;
 
 }  // namespace tfcc::keras
+#pragma GCC visibility pop

@@ -12,6 +12,7 @@
 //         m_hat = mu_{t+1} m / (1 - P_t mu_{t+1}) + (1 - mu_t) g / (1 - P_t);
 //         var -= lr m_hat / (sqrt(v / (1 - b2^t)) + eps).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/optimizers/optimizer.h"
 
@@ -130,3 +131,4 @@ class Nadam : public Optimizer {
 };
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

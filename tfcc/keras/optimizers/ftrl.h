@@ -7,6 +7,7 @@
 //   n' = n + g^2;  z += g' - (n'^p - n^p) / lr * var;  q = n'^p / lr + 2 l2';
 //   var = (clip(z, -l1, l1) - z) / q;  n = n'.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/optimizers/optimizer.h"
 
@@ -44,3 +45,4 @@ class Ftrl : public Optimizer {
 };
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

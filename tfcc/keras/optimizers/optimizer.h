@@ -15,6 +15,7 @@
 //   adam.minimize([&] { return loss_fn(y, model(x)); }, vars);   // the same in one call
 //   adam.iterations();                                             // int64 Variable
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <concepts>
 #include <functional>
@@ -185,3 +186,4 @@ OptimizerConfig config_of(const Options& o) {
 }
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //
 // Default learning rates: SGD 0.01, all others 0.001 (tf.keras 2).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -27,3 +28,4 @@ namespace tfcc::keras::optimizers {
 std::shared_ptr<Optimizer> get(const std::string& identifier);
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // Adadelta: Eg = rho Eg + (1 - rho) g^2; d = -sqrt(Edx + eps) / sqrt(Eg + eps) g;
 //           Edx = rho Edx + (1 - rho) d^2; var += lr d.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/optimizers/optimizer.h"
 
@@ -98,3 +99,4 @@ class Adadelta : public Optimizer {
 };
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

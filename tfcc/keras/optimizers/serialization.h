@@ -15,6 +15,7 @@
 // Keys missing from a config take Keras' defaults; a value of the wrong type, or a class that is
 // not one of the nine optimizers and four schedules, is an InvalidArgumentError.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 
@@ -39,3 +40,4 @@ saving::Json serialize(const LearningRateSchedule& schedule);
 std::shared_ptr<LearningRateSchedule> deserialize(const saving::Json& config);
 
 }  // namespace tfcc::keras::optimizers::schedules
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 // Without momentum: var -= lr * g. With momentum: m = momentum * m - lr * g, then var += m, or
 // with Nesterov var += momentum * m - lr * g (using the new m).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/optimizers/optimizer.h"
 
@@ -40,3 +41,4 @@ class SGD : public Optimizer {
 };
 
 }  // namespace tfcc::keras::optimizers
+#pragma GCC visibility pop

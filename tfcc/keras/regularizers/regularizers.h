@@ -4,6 +4,7 @@
 //   regularizers::L2(0.02)(w);          // 0.02 * sum(w^2)  (no 1/2 factor, as Keras)
 //   regularizers::get("l1_l2");          // L1L2(l1=0.01, l2=0.01)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -78,3 +79,4 @@ class Spec {
 };
 
 }  // namespace tfcc::keras::regularizers
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //   std::string text = c.dump();                   // {"units": 64, "activation": "relu"}
 //   Json back = Json::parse(text, "config.json");  // DataLossError on malformed text
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -77,3 +78,4 @@ class Json {
 };
 
 }  // namespace tfcc::keras::saving
+#pragma GCC visibility pop

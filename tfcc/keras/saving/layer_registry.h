@@ -11,6 +11,7 @@
 // A factory receives the layer's config as JSON: get_config()'s values (Python literals turned
 // into JSON), plus "batch_input_shape" when the layer was given an input_shape.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <functional>
 #include <memory>
@@ -46,3 +47,4 @@ regularizers::Spec regularizer_from_config(const Json& value);
 DType dtype_from_name(const std::string& name);
 
 }  // namespace tfcc::keras::saving
+#pragma GCC visibility pop

@@ -23,6 +23,7 @@
 // Limits: losses by class, with from_logits / label_smoothing / ignore_class for the
 // cross-entropies; metrics by name; initializers are not restored (the weights are).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
 #include <string>
@@ -53,3 +54,4 @@ saving::Json model_config(const Model& model);
 std::shared_ptr<Model> model_from_config(const saving::Json& config);
 
 }  // namespace tfcc::keras::models
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   tfcc::concat({x, x}, 0);                            // shape (4, 3)
 //   x(tfcc::all, tfcc::Slice(1, tfcc::none));           // x[:, 1:] -> [[1 2] [4 5]]
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <source_location>
@@ -100,3 +101,4 @@ Tensor sum_to_shape(const Tensor& input, const Tensor& reduction_indices, const 
 Tensor index(const Tensor& x, const std::vector<Index>& indices, Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 //   tfcc::less(x, 2);             // [ True False False]
 //   tfcc::add(x, tfcc::constant({1, 2, 3}));   // InvalidArgumentError: float32 vs int32
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 
@@ -91,3 +92,4 @@ Tensor sum_to_shape_of(const Tensor& grad, const Tensor& like, const Tensor& oth
                        Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 //   auto z = tfcc::conv2d(x, w, {2}, "SAME");               // (64, 14, 14, 32)
 //   auto e = tfcc::conv2d(x, w, {1}, {{0, 0}, {1, 1}, {2, 2}, {0, 0}});   // explicit padding
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <initializer_list>
 #include <source_location>
@@ -94,3 +95,4 @@ Tensor fused_conv2d(const Tensor& input, const Tensor& filter, const Tensor& bia
                     double leakyrelu_alpha = 0.2, Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

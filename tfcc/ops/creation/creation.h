@@ -9,6 +9,7 @@
 // C++ scalars map to dtypes like Python values do in TensorFlow: int -> int32, int64_t -> int64,
 // float and double -> float32, bool -> bool. Pass a dtype to choose another.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <initializer_list>
 #include <optional>
@@ -131,3 +132,4 @@ Tensor one_hot(const Tensor& indices, int64_t depth, double on_value = 1, double
                DType dtype = float32, Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -7,6 +7,7 @@
 //   tfcc::add_n({a, b, c});
 //   tfcc::clip_by_value(x, -1, 1);
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 #include <vector>
@@ -30,3 +31,4 @@ Tensor clip_by_value(const Tensor& x, const Operand& clip_value_min, const Opera
                      Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //   auto d = tfcc::matmul(a, a, false, true);       // a @ a^T, (64, 64)
 //   auto e = tfcc::fused_matmul(a, b, bias, "Relu");  // relu(a @ b + bias), one oneDNN call
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 #include <string>
@@ -31,3 +32,4 @@ Tensor fused_matmul(const Tensor& a, const Tensor& b, const Tensor& bias,
                     Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

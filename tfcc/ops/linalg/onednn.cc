@@ -1,12 +1,32 @@
 // The shared oneDNN engine, streams, and scratchpad-owning execution.
 #include "tfcc/ops/linalg/onednn.h"
 
+#include <cstdlib>
+#include <optional>
+
 #include "tfcc/core/tensor.h"
+#include "tfcc/platform/cpu_isa.h"
 
 namespace tfcc::onednn {
+namespace {
+
+// TFCC_MAX_CPU_ISA caps oneDNN's JIT kernels like tfcc's own (unless ONEDNN_MAX_CPU_ISA, oneDNN's
+// own variable, is set). The cap only holds when set before oneDNN's first primitive, so before
+// the engine exists. "avx512" leaves oneDNN uncapped.
+void cap_onednn_isa() {
+  if (std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) return;
+  const std::optional<cpu::Isa> cap = cpu::max_isa_from_env();
+  if (!cap || *cap == cpu::Isa::kAvx512) return;
+  dnnl::set_max_cpu_isa(*cap == cpu::Isa::kAvx2 ? dnnl::cpu_isa::avx2 : dnnl::cpu_isa::sse41);
+}
+
+}  // namespace
 
 dnnl::engine& engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  static dnnl::engine* e = [] {
+    cap_onednn_isa();
+    return new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return *e;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tfcc/core/tensor.h"
+#include "tfcc/ops/linalg/onednn.h"
 #include "tfcc/ops/nn/nn_internal.h"
 
 namespace tfcc::nn_internal {
@@ -24,10 +25,8 @@ namespace {
 using dnnl::memory;
 using Flags = dnnl::normalization_flags;
 
-dnnl::engine& engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
+// The shared engine (it applies TFCC_MAX_CPU_ISA's cap before oneDNN's first use).
+dnnl::engine& engine() { return onednn::engine(); }
 
 dnnl::stream& stream() {
   thread_local dnnl::stream s(engine());

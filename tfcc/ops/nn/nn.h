@@ -16,6 +16,7 @@
 // FusedBatchNormGradV3, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits.
 // The rest are composites of other ops.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <source_location>
@@ -127,3 +128,4 @@ Tensor embedding_lookup(const Tensor& params, const Tensor& ids, Loc loc = Loc::
 
 }  // namespace nn
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -8,6 +8,7 @@
 //   auto a = tfcc::avg_pool2d(x, {3}, {2}, "SAME");        // (64, 13, 13, 32)
 //   auto g = tfcc::global_avg_pool2d(x);                   // (64, 32)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 #include <string>
@@ -52,3 +53,4 @@ Tensor global_avg_pool2d(const Tensor& input, bool keepdims = false, Loc loc = L
 Tensor global_max_pool2d(const Tensor& input, bool keepdims = false, Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 // from a counter, so a program's sequence of random tensors repeats from run to run; with both
 // seeds, the pair fixes the numbers (still advancing per call, like TF's eager mode).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <array>
 #include <optional>
@@ -67,3 +68,4 @@ Tensor stateless_truncated_normal(std::vector<int64_t> shape, std::array<int64_t
                                   Loc loc = Loc::current());
 
 }  // namespace tfcc::random
+#pragma GCC visibility pop

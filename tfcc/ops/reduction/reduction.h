@@ -7,6 +7,7 @@
 //   tfcc::argmax(x, 1);                   // [1 1] (int64)
 //   tfcc::cumsum(x, 1);                   // [[1. 3.] [3. 7.]]
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 
@@ -64,3 +65,4 @@ Tensor cumprod(const Tensor& x, int64_t axis = 0, bool exclusive = false, bool r
                Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

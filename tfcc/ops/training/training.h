@@ -11,6 +11,7 @@
 // steps too). They take the variable's dtype. Each function returns the variable's new value.
 // The ops are stateful and not differentiable.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 
@@ -44,3 +45,4 @@ Tensor apply_adam(const Variable& var, const Variable& m, const Variable& v,
                   const Tensor& grad, bool use_nesterov = false, Loc loc = Loc::current());
 
 }  // namespace tfcc::training
+#pragma GCC visibility pop

@@ -10,6 +10,7 @@
 // are composites of primitives (ARCHITECTURE.md, decision 2), so they trace and differentiate for
 // free. Each primitive's formula is defined once, in unary_formulas.h.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <source_location>
 
@@ -109,3 +110,4 @@ Tensor softsign(const Tensor& x, Loc loc = Loc::current());
 Tensor silu(const Tensor& x, Loc loc = Loc::current());
 
 }  // namespace tfcc
+#pragma GCC visibility pop

@@ -19,6 +19,7 @@
 // it, in one UnimplementedError; a file that does not parse, DataLossError; a rule or a limit
 // broken (LoadOptions), InvalidArgumentError; each names the file.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 
@@ -48,3 +49,4 @@ std::string describe(const std::string& dir, const LoadOptions& options = {});
 std::string supported_ops_markdown();
 
 }  // namespace tfcc::saved_model::tf_import
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 //   tfcc::keras::optimizers::SGD sgd({.learning_rate = lr});
 //   lr(tfcc::constant(int64_t{2000}));      // 0.1 * 0.96^2
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -102,3 +103,4 @@ class PolynomialDecay : public LearningRateSchedule {
 };
 
 }  // namespace tfcc::keras::optimizers::schedules
+#pragma GCC visibility pop
