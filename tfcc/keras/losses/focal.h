@@ -5,6 +5,7 @@
 //   losses::BinaryFocalCrossentropy focal({.apply_class_balancing = true, .gamma = 2.0});
 //   Tensor loss = focal(labels, probabilities);
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <string>
@@ -71,3 +72,4 @@ class CategoricalFocalCrossentropy : public LossFunctionWrapper {
 };
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

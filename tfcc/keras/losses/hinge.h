@@ -6,6 +6,7 @@
 //
 // Binary labels {0, 1} are turned into {-1, 1} when every label is 0 or 1, as Keras does.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/losses/loss.h"
 
@@ -36,3 +37,4 @@ class CategoricalHinge : public LossFunctionWrapper {
 };
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

@@ -6,6 +6,7 @@
 //
 // Without an axis the sums run over every element (one value for the whole batch), as Keras.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -60,3 +61,4 @@ class Tversky : public LossFunctionWrapper {
 };
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

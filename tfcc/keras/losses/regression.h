@@ -7,6 +7,7 @@
 //
 // eps below is keras.backend.epsilon() (1e-7).
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -66,3 +67,4 @@ class CosineSimilarity : public LossFunctionWrapper {
 };
 
 }  // namespace tfcc::keras::losses
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 //   metrics::BinaryCrossentropy bce({.from_logits = true});
 //   bce.update_state(labels, logits, weights);  // bce.result(): the weighted mean
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <optional>
@@ -110,3 +111,4 @@ class RootMeanSquaredError : public Mean {
 };
 
 }  // namespace tfcc::keras::metrics
+#pragma GCC visibility pop
