@@ -60,7 +60,7 @@ int64_t chunk_bound(int64_t n, int64_t chunks, int64_t align, int64_t i) {
 // loses: libgomp's threads spin about 3 ms after every oneDNN region (their wait policy is read
 // when libgomp loads, before tfcc runs), so on 2 cores a pool worker shares its core with a
 // spinning OpenMP thread, and the seed CNN's 2-thread step was 1.5x slower with the pool than
-// with OpenMP regions (BENCHMARKS.md, "Busy cores"). Revisit with a oneDNN built on a thread-pool
+// with OpenMP regions (docs/benchmark-history.md, "Busy cores"). Revisit with a oneDNN built on a thread-pool
 // runtime that can share tfcc's pool.
 bool use_openmp() {
   static const bool v = [] {
@@ -206,7 +206,7 @@ class Pool {
 //
 // Only with the pool runtime: there it keeps oneDNN's threads from spinning against the pool's
 // workers; with OpenMP regions the spinning threads are the ones that run the next region, and
-// making them sleep cost more on a busy machine (BENCHMARKS.md, "Busy cores").
+// making them sleep cost more on a busy machine (docs/benchmark-history.md, "Busy cores").
 void make_openmp_threads_block() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -2,7 +2,7 @@
 // layout: no reorder of the large tensors). Filters are TensorFlow's HWIO, described to oneDNN
 // by strides; when oneDNN prefers a blocked filter layout it gets one through a cached reorder
 // (the filter is small next to the activations), measured faster than the plain-layout kernels
-// for the seed CNN's shapes (BENCHMARKS.md). Primitives and reorders are cached per geometry,
+// for the seed CNN's shapes (docs/benchmark-history.md). Primitives and reorders are cached per geometry,
 // direction, fused activation and thread count.
 #include "tfcc/ops/conv/conv_onednn.h"
 
