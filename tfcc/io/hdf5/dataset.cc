@@ -125,7 +125,8 @@ void read_datatype(const Image& image, const Message& m, DatasetInfo& info) {
     got.mant_size = c.u8();
     got.bias = c.u32();
     got.sign = bits1;
-    if (offset != 0 || !is_ieee(size, got)) {
+    // Mantissa normalization (bits 4-5) 2: the leading 1 is implied, as in IEEE 754.
+    if (offset != 0 || ((bits0 >> 4) & 0x3) != 2 || !is_ieee(size, got)) {
       c.unsupported(str_cat("a float of ", size, " bytes that is not IEEE 754 binary16/32/64"));
     }
     info.kind = DatasetInfo::Kind::kFloat;
