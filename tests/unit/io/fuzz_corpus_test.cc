@@ -18,7 +18,9 @@
 #include "tfcc/data/idx.h"
 #include "tfcc/io/checkpoint/bundle.h"
 #include "tfcc/io/checkpoint/checkpoint_reader.h"
+#include "tfcc/io/hdf5/reader.h"
 #include "tfcc/io/npy/npy.h"
+#include "tfcc/io/npy/zip.h"
 #include "tfcc/io/record/record_reader.h"
 #include "tfcc/io/saved_model/model_file.h"
 #include "tfcc/io/saved_model/saved_model.h"
@@ -200,6 +202,31 @@ TEST(FuzzCorpusTest, SavedModelSeedsLoad) {
       assemble(rest);
     } else {
       EXPECT_FALSE(saved_model::decode_model_file(rest, "seed.tfcc").functions.empty());
+    }
+  });
+}
+
+// keras_file_fuzz's HDF5 stage (tfcc's own reader): every group walked, every dataset read, in
+// bare .h5 seeds and in the model.weights.h5 of .keras seeds. The JSON stage is the Keras
+// layer's (tests/unit/keras/saving).
+void walk_hdf5(const io::hdf5::ReadGroup& group) {
+  for (const std::string& name : group.children()) {
+    if (group.has_group(name)) walk_hdf5(group.group(name));
+    if (group.has_dataset(name)) (void)group.read(name);
+  }
+}
+
+TEST(FuzzCorpusTest, KerasFileHdf5SeedsRead) {
+  check_corpus("keras_file_fuzz", [](const std::string& bytes) {
+    if (!bytes.empty() && bytes[0] == '{') return;  // config.json seeds
+    if (bytes.starts_with("\x89HDF")) {
+      walk_hdf5(io::hdf5::Reader::open_image(bytes, "seed.weights.h5").root());
+      return;
+    }
+    for (const auto& [name, member] : io::zip::read(bytes, "seed.keras")) {
+      if (name == "model.weights.h5") {
+        walk_hdf5(io::hdf5::Reader::open_image(member, "seed.keras/model.weights.h5").root());
+      }
     }
   });
 }

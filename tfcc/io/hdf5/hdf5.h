@@ -20,10 +20,11 @@
 //
 // The library is not built thread-safe on Debian: every call here holds one process-wide lock.
 //
-// Trust: libhdf5 itself (Debian's 1.10.8) is not hardened against hostile files. Damaged bytes
-// made it crash reading a variable-length string attribute (a SIGSEGV in H5HG_read, the global
-// heap; tests/unit/io/hdf5 found it), so Keras weight loading never reads attributes, only groups
-// and datasets. Load `.weights.h5` / `.keras` files from sources you trust, as Keras advises.
+// Trust: libhdf5 itself (Debian's 1.10.8) is not hardened against hostile files: it crashed
+// (SIGSEGV in H5G__node_iterate / H5F__accum_read and in H5HG_read) within about a thousand
+// mutated Keras files. Loading (`load_weights`, `load_model`) therefore reads with tfcc's own
+// parser, reader.h, which is fuzzed; File::open / open_image are kept for tests and tools that
+// read files tfcc wrote itself.
 #pragma once
 
 #include <cstdint>

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tfcc/io/hdf5/hdf5.h"
+#include "tfcc/io/hdf5/reader.h"
 #include "tfcc/keras/models/model.h"
 #include "tfcc/keras/saving/json.h"
 
@@ -49,14 +50,14 @@ void save_keras3_weights(const Model& model, io::hdf5::Group root);
 /// with the model's shapes and dtypes (InvalidArgumentError naming the file and the path
 /// otherwise). The optimizer's state is restored when `load_optimizer`, the model is compiled
 /// and the file has a matching one (a mismatch is a warning, as in Keras).
-void load_keras3_weights(Model& model, const io::hdf5::Group& root, bool load_optimizer);
+void load_keras3_weights(Model& model, const io::hdf5::ReadGroup& root, bool load_optimizer);
 
 /// Writes a `.keras` archive.
 void save_keras_archive(const Model& model, const std::string& path);
 /// Reads a `.keras` archive (compiles the model when `compile` and it was compiled).
 std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile);
-/// The model.weights.h5 member of a `.keras` archive, opened.
-io::hdf5::File keras_archive_weights(const std::string& path);
+/// The model.weights.h5 member of a `.keras` archive, opened by tfcc's HDF5 reader.
+io::hdf5::Reader keras_archive_weights(const std::string& path);
 
 }  // namespace tfcc::keras::saving
 

@@ -79,15 +79,15 @@ std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile)
     }
   }
   const std::string weights_source = path + "/" + kWeights;
-  io::hdf5::File weights =
-      io::hdf5::File::open_image(required(members, kWeights, path), weights_source);
+  const io::hdf5::Reader weights =
+      io::hdf5::Reader::open_image(required(members, kWeights, path), weights_source);
   load_keras3_weights(*model, weights.root(), true);
   return model;
 }
 
-io::hdf5::File keras_archive_weights(const std::string& path) {
+io::hdf5::Reader keras_archive_weights(const std::string& path) {
   const io::zip::Members members = read_archive(path);
-  return io::hdf5::File::open_image(required(members, kWeights, path), path + "/" + kWeights);
+  return io::hdf5::Reader::open_image(required(members, kWeights, path), path + "/" + kWeights);
 }
 
 }  // namespace tfcc::keras::saving

@@ -18,6 +18,7 @@ namespace tfcc::keras::saving {
 namespace {
 
 using io::hdf5::Group;
+using io::hdf5::ReadGroup;
 
 const Model* as_graph_model(const Layer& layer) {
   const auto* m = dynamic_cast<const Model*>(&layer);
@@ -74,10 +75,10 @@ void save_state(const Layer& layer, Group group) {
   for (const auto& [key, child] : sublayers(layer)) save_state(*child, group.create_group(key));
 }
 
-void load_state(const Layer& layer, const Group& group, const std::string& source) {
+void load_state(const Layer& layer, const ReadGroup& group, const std::string& source) {
   const std::vector<Variable> own = own_variables(layer);
   if (own.empty() && !group.has_group("vars")) return;  // nothing to load
-  const Group vars = group.group("vars");
+  const ReadGroup vars = group.group("vars");
   size_t stored = 0;
   while (vars.has_dataset(std::to_string(stored))) ++stored;
   TFCC_CHECK_ARG(stored == own.size() && vars.children().size() == own.size(), source, ": layer '",
@@ -93,7 +94,7 @@ void load_state(const Layer& layer, const Group& group, const std::string& sourc
     v.assign(value);
   }
   if (const Model* m = as_graph_model(layer)) {
-    const Group layers = group.group("layers");
+    const ReadGroup layers = group.group("layers");
     for (const auto& [path, l] : layer_paths(*m)) load_state(*l, layers.group(path), source);
     return;
   }
@@ -111,9 +112,9 @@ void save_optimizer(optimizers::Optimizer& opt, Group root) {
   for (size_t i = 1; i < all.size(); ++i) vars.write(std::to_string(i + 1), all[i].read_value());
 }
 
-void load_optimizer(Model& model, const Group& root, const std::string& source) {
+void load_optimizer(Model& model, const ReadGroup& root, const std::string& source) {
   if (!model.compiled() || !model.optimizer() || !root.has_group("optimizer/vars")) return;
-  const Group vars = root.group("optimizer/vars");
+  const ReadGroup vars = root.group("optimizer/vars");
   const size_t stored = vars.children().size();
   if (stored > 2) prepare_for_restore(model);  // slots were saved: create them to fill them
   optimizers::Optimizer& opt = *model.optimizer();
@@ -201,7 +202,7 @@ void save_keras3_weights(const Model& model, Group root) {
   if (model.compiled() && model.optimizer()) save_optimizer(*model.optimizer(), root);
 }
 
-void load_keras3_weights(Model& model, const Group& root, bool load_opt) {
+void load_keras3_weights(Model& model, const ReadGroup& root, bool load_opt) {
   TFCC_CHECK_ARG(model.built(), "Unable to load weights into model '", model.name(),
                  "': it has not yet been built. Build it first by calling it on a batch of data, "
                  "or give its first layer an `input_shape`.");

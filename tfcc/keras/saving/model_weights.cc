@@ -8,6 +8,7 @@
 #include "tfcc/io/checkpoint/checkpoint.h"
 #include "tfcc/io/checkpoint/checkpoint_state.h"
 #include "tfcc/io/hdf5/hdf5.h"
+#include "tfcc/io/hdf5/reader.h"
 #include "tfcc/keras/saving/keras3.h"
 #include "tfcc/keras/saving/trackables.h"
 #include "tfcc/platform/errors.h"
@@ -55,8 +56,10 @@ void Model::load_weights(const std::string& filepath) {
   check_built(*this, "load the weights of");
   if (filepath.ends_with(".weights.h5") || filepath.ends_with(".keras")) {
     TFCC_REQUIRE(NotFoundError, file_exists(filepath), "load_weights: no file at ", filepath);
-    io::hdf5::File file = filepath.ends_with(".keras") ? saving::keras_archive_weights(filepath)
-                                                       : io::hdf5::File::open(filepath);
+    // Read by tfcc's own HDF5 parser (io/hdf5/reader.h): libhdf5 is not safe on damaged files.
+    const io::hdf5::Reader file = filepath.ends_with(".keras")
+                                      ? saving::keras_archive_weights(filepath)
+                                      : io::hdf5::Reader::open(filepath);
     saving::load_keras3_weights(*this, file.root(), true);
     return;
   }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/io/hdf5/hdf5_compare.h"
 #include "tests/unit/keras/saving/saving_test_util.h"
 #include "tfcc/io/npy/zip.h"
 #include "tfcc/keras/saving/model_saving.h"
@@ -76,6 +77,39 @@ TEST(Keras3, WeightsH5RoundTrip) {
   EXPECT_NE(test::state_bytes(*other), test::state_bytes(*model));
   other->load_weights(path);
   EXPECT_EQ(test::state_bytes(*other), test::state_bytes(*model));
+}
+
+// Files tfcc writes for Conv2D + BatchNormalization and Embedding + LSTM models (with Adam's
+// state): tfcc's HDF5 reader, which loading uses, reads every dataset as libhdf5 does, and
+// load_weights restores the state bitwise.
+TEST(Keras3, WeightsH5OfConvBnLstmEmbeddingReadAsLibhdf5Does) {
+  auto cnn = std::make_shared<Sequential>(
+      std::vector<LayerPtr>{layers::Conv2D(4, 3, {.input_shape = {8, 8, 1}}),
+                            layers::BatchNormalization(), layers::Flatten(), layers::Dense(2)});
+  auto ids = Input({5}, {.dtype = int32});
+  auto lstm = std::make_shared<Model>(
+      ids, layers::Dense(1)(layers::LSTM(3)(layers::Embedding(10, 4)(ids))));
+  const Tensor cnn_x = random::normal({8, 8, 8, 1}, 0, 1, float32, 3);
+  const Tensor lstm_x = cast(random::uniform({8, 5}, 0, 10, float32, 4), int32);
+  const std::string dir = test::temp_dir("keras3_reader");
+  int n = 0;
+  for (auto [model, x] :
+       {std::pair{std::static_pointer_cast<Model>(cnn), cnn_x}, std::pair{lstm, lstm_x}}) {
+    model->compile({.optimizer = "adam", .loss = "mse"});
+    Tensor y = model->predict(x);
+    model->fit(x, y, {.batch_size = 4, .epochs = 1, .verbose = 0});
+    const std::string path = dir + "/m" + std::to_string(n++) + ".weights.h5";
+    model->save_weights(path);
+    const std::string bytes = read_file(path);
+    EXPECT_GT(io::hdf5::test::expect_same_hdf5(File::open_image(bytes, path).root(),
+                                               io::hdf5::Reader::open_image(bytes, path).root()),
+              8);
+    const std::string before = test::state_bytes(*model);
+    model->fit(x, y, {.batch_size = 4, .epochs = 1, .verbose = 0});
+    EXPECT_NE(test::state_bytes(*model), before);
+    model->load_weights(path);
+    EXPECT_EQ(test::state_bytes(*model), before);
+  }
 }
 
 TEST(Keras3, KerasArchiveRoundTrip) {
