@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/applications/applications.h"
 #include "tfcc/keras/callbacks/backup_and_restore.h"
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/callbacks/csv_logger.h"
