@@ -69,5 +69,7 @@ Model ResNet50V2(Options options = {});
 Model VGG16(Options options = {});
 /// DenseNet121 (Huang et al. 2016): dense blocks of 6, 12, 24 and 16 layers.
 Model DenseNet121(Options options = {});
+/// EfficientNetB0 (Tan and Le 2019), with its preprocessing (Rescaling, Normalization) inside.
+Model EfficientNetB0(Options options = {});
 
 }  // namespace tfcc::keras::applications

@@ -116,6 +116,10 @@ TEST(ApplicationsTest, DenseNet121) {
   expect_like_keras("densenet121", [] { return apps::DenseNet121(); });
 }
 
+TEST(ApplicationsTest, EfficientNetB0) {
+  expect_like_keras("efficientnet_b0", [] { return apps::EfficientNetB0(); });
+}
+
 TEST(ApplicationsTest, RunsOnABatch) {
   Model model = apps::MobileNetV2({.input_shape = {32, 32, 3},
                                    .classes = 5,
