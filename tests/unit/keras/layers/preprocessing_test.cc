@@ -75,7 +75,7 @@ TEST(Preprocessing, ConfigsRoundTrip) {
                                   Tensor::scalar<int64_t>(5)});
   Tensor x = random::uniform({2, 4, 4, 3}, 0, 255, float32, 4);
   const std::string dir = test::temp_dir("preprocessing_layers");
-  for (const std::string path : {dir + "/m", dir + "/m.keras"}) {
+  for (const std::string& path : {dir + "/m", dir + "/m.keras"}) {
     SCOPED_TRACE(path);
     model.save(path);
     auto loaded = models::load_model(path);
