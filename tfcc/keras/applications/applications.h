@@ -17,6 +17,7 @@
 // (224, 224, 3), or (None, None, 3) when include_top is false; height and width must be at least
 // 32 (VGG16 and ResNet: 32; DenseNet121: 32); with include_top the shape must be fully known.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <string>
@@ -73,3 +74,4 @@ Model DenseNet121(Options options = {});
 Model EfficientNetB0(Options options = {});
 
 }  // namespace tfcc::keras::applications
+#pragma GCC visibility pop

@@ -11,6 +11,7 @@
 // must be put in one of those folders; a missing data set is a NotFoundError saying where it was
 // looked for.
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <string>
 #include <utility>
@@ -33,3 +34,4 @@ std::pair<XY, XY> load_data(const std::string& data_dir = "");
 }  // namespace mnist
 
 }  // namespace tfcc::keras::datasets
+#pragma GCC visibility pop

@@ -5,6 +5,7 @@
 //   layers::Normalization({.mean = {{1.0, 2.0}}, .variance = {{4.0, 0.25}}});
 //   layers::Normalization({.axis = {3}});   // weights mean, variance (zeros, ones) and count
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 #include <vector>
@@ -73,3 +74,4 @@ class Normalization : public Layer {
 };
 
 }  // namespace tfcc::keras::layers
+#pragma GCC visibility pop

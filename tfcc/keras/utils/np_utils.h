@@ -4,6 +4,7 @@
 //   tfcc::keras::utils::to_categorical(y);      // float32 [[1,0,0],[0,0,1],[0,1,0]]
 //   tfcc::keras::utils::to_categorical(y, 4);   // (3, 4)
 #pragma once
+#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <optional>
 
@@ -18,3 +19,4 @@ namespace tfcc::keras::utils {
 Tensor to_categorical(const Tensor& y, std::optional<int64_t> num_classes = std::nullopt);
 
 }  // namespace tfcc::keras::utils
+#pragma GCC visibility pop
