@@ -8,6 +8,11 @@
                                           NAME_b_tfcc.npy) with Keras', then loads tfcc's
                                           NAME_tfcc.keras and NAME_tfcc.weights.h5 in Keras and
                                           compares their outputs with NAME.npy
+  keras_file_interop.py built WORK NAME...  loads NAME_built.keras, written by tfcc's
+                                          keras::applications model NAME, in Keras: same layer
+                                          names, classes and parameter counts as
+                                          keras.applications' model, and its output on
+                                          NAME_built_x.npy equal to tfcc's NAME_built_y.npy
 Exit status 0 when all agree within 1e-4 (relative to the largest output).
 """
 import os
@@ -136,9 +141,38 @@ def check(work, name):
     return ok
 
 
+# The models tfcc's keras::applications builds for `built` (tests/integration/applications_models.h).
+BUILT = {
+    "mobilenet_v2": lambda: keras.applications.MobileNetV2(
+        weights=None, input_shape=(96, 96, 3), classifier_activation=None),
+    "resnet50": lambda: keras.applications.ResNet50(
+        weights=None, input_shape=(64, 64, 3), classifier_activation=None),
+}
+
+
+def check_built(work, name):
+    keras.backend.clear_session()
+    reference = BUILT[name]()
+    loaded = keras.models.load_model(os.path.join(work, f"{name}_built.keras"))
+    layers = lambda m: [(l.name, type(l).__name__, l.count_params()) for l in m.layers]  # noqa
+    ok = layers(loaded) == layers(reference) and loaded.name == reference.name
+    print(f"{name}: tfcc-built .keras has {len(loaded.layers)} layers, "
+          f"{loaded.count_params()} params, named {loaded.name!r}: "
+          f"{'as' if ok else 'NOT as'} keras.applications")
+    if not ok:
+        diff = [(a, b) for a, b in zip(layers(loaded), layers(reference)) if a != b]
+        print(f"  first differences: {diff[:5]}")
+    x = np.load(os.path.join(work, f"{name}_built_x.npy"))
+    want = np.load(os.path.join(work, f"{name}_built_y.npy"))
+    return close(f"{name}: Keras load_model(tfcc-built .keras)", predict(loaded, [x]), want) and ok
+
+
 if __name__ == "__main__":
-    command, work, name = sys.argv[1:4]
+    command, work, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     if command == "write":
-        write(work, name)
-    elif not check(work, name):
+        write(work, names[0])
+    elif command == "built":
+        if not all([check_built(work, name) for name in names]):
+            sys.exit(1)
+    elif not check(work, names[0]):
         sys.exit(1)

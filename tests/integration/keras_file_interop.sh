@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Keras 3 files both ways with TensorFlow 2.21's Keras: for each model Keras saves a `.keras`
 # archive and a `.weights.h5`; tfcc loads them and predicts the same (1e-4 relative); tfcc saves
-# them again and Keras loads tfcc's files and predicts the same. Uses tensorflow-cpu from
-# BUILD_DIR/tf-venv (installed here with pip if missing); exits 77 (ctest: skipped) with a
+# them again and Keras loads tfcc's files and predicts the same. Then keras::applications'
+# MobileNetV2 and ResNet50, built and saved by tfcc, are loaded by Keras with equal predictions.
+# Uses tensorflow-cpu from BUILD_DIR/tf-venv (installed here with pip if missing); exits 77 (ctest: skipped) with a
 # visible message only if TensorFlow cannot be had.
 #
 #   keras_file_interop.sh PATH/TO/keras_file_interop BUILD_DIR [MODEL...]
@@ -31,4 +32,12 @@ for m in $MODELS; do
   "$TOOL" resave "$WORK/$m.keras" "$WORK/${m}_tfcc.keras" "$WORK/${m}_tfcc.weights.h5"
   "$VENV/bin/python" "$HERE/keras_file_interop.py" check "$WORK" "$m"
 done
+
+# keras::applications models built by tfcc (not read from Keras' files), saved as .keras, loaded
+# by Keras: same layers and predictions.
+echo "== keras::applications models saved by tfcc"
+for m in mobilenet_v2 resnet50; do
+  "$TOOL" build "$m" "$WORK/${m}_built.keras" "$WORK/${m}_built_x.npy" "$WORK/${m}_built_y.npy"
+done
+"$VENV/bin/python" "$HERE/keras_file_interop.py" built "$WORK" mobilenet_v2 resnet50
 echo "keras_file_interop: OK"

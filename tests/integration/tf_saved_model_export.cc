@@ -5,14 +5,16 @@
 // Models: the seed CNN (Sequential, after a few training steps so batch-norm statistics moved),
 // an Embedding + LSTM classifier, a small functional ResNet, and MobileNetV2- and ResNet50-shaped
 // models built from tfcc's layers (ZeroPadding2D, DepthwiseConv2D, ReLU(6), BatchNormalization,
-// Add, GlobalAveragePooling2D) at reduced width and depth; and a tfcc::function with cond and
-// while_loop (If / While with function branches) reading a variable.
+// Add, GlobalAveragePooling2D) at reduced width and depth; keras::applications' MobileNetV2
+// (96x96) and ResNet50 (64x64) at full size (applications_models.h); and a tfcc::function with
+// cond and while_loop (If / While with function branches) reading a variable.
 //
 // usage: tf_saved_model_export OUT_DIR
 #include <cstdio>
 #include <string>
 
 #include "examples/seed_cnn.h"
+#include "tests/integration/applications_models.h"
 #include "tfcc/platform/file.h"
 #include "tfcc/tfcc.h"
 
@@ -175,6 +177,14 @@ int main(int argc, char** argv) {
     tf::Tensor y = tf::cast(tf::random::uniform({8}, 0, 10), tf::int32);
     train_briefly(model, x, y, "sparse_categorical_crossentropy");
     export_and_record(model, tf::random::uniform({4, m.size, m.size, 3}), out, m.name);
+  }
+  // Full-size keras::applications models: batch-norm statistics drawn at random instead of
+  // trained (a training step of ResNet50 costs more than the whole check).
+  for (const char* name : {"mobilenet_v2", "resnet50"}) {
+    int64_t size = 0;
+    Model model = tf::interop_tests::application(name, &size);
+    export_and_record(model, tf::random::uniform({2, size, size, 3}), out,
+                      std::string("application_") + name);
   }
   {
     CondWhile module;

@@ -9,6 +9,7 @@
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/applications/applications.h"
 #include "tfcc/keras/callbacks/backup_and_restore.h"
 #include "tfcc/keras/callbacks/callback.h"
 #include "tfcc/keras/callbacks/csv_logger.h"
@@ -18,6 +19,7 @@
 #include "tfcc/keras/callbacks/model_checkpoint.h"
 #include "tfcc/keras/callbacks/progbar.h"
 #include "tfcc/keras/callbacks/tensorboard.h"
+#include "tfcc/keras/datasets/datasets.h"
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/engine/layer.h"
@@ -29,6 +31,7 @@
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/losses/losses.h"
 #include "tfcc/keras/metrics/metrics.h"
@@ -39,4 +42,5 @@
 #include "tfcc/keras/regularizers/regularizers.h"
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/keras/saving/model_saving.h"
+#include "tfcc/keras/utils/np_utils.h"
 #pragma GCC visibility pop

@@ -57,8 +57,9 @@ bool has_all(const std::string& dir) {
   return true;
 }
 
-data::Dataset load_split(const std::string& dir, const char* images_file, const char* labels_file,
-                         int64_t num_classes, int64_t* count) {
+// The images (uint8 (N, 28, 28)) and labels (uint8 (N,), each below num_classes) of one split.
+std::pair<Tensor, Tensor> read_split(const std::string& dir, const char* images_file,
+                                     const char* labels_file, int64_t num_classes) {
   std::string ip = find_file(dir, images_file), lp = find_file(dir, labels_file);
   Tensor images = data::read_idx(ip);
   Tensor labels = data::read_idx(lp);
@@ -74,47 +75,33 @@ data::Dataset load_split(const std::string& dir, const char* images_file, const 
         "Labels file ", lp, " holds a ", dtype_name(labels.dtype()), " tensor of shape ",
         labels.shape().to_string(), "; expected uint8 (", images.shape().dim(0), ",)"));
   }
-  int64_t n = labels.shape().dim(0);
-  Tensor labels64 = Tensor::empty(int64, Shape{n});
   const uint8_t* in = labels.data<uint8_t>();
-  int64_t* out = labels64.mutable_data<int64_t>();
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < labels.shape().dim(0); ++i) {
     if (in[i] >= num_classes) {
       throw DataLossError(tfcc::internal::str_cat("Labels file ", lp, ": label ", int(in[i]),
                                                   " of example ", i, " (offset ", 8 + i,
                                                   ") is not below ", num_classes));
     }
-    out[i] = in[i];
   }
+  return {images, labels};
+}
+
+data::Dataset load_split(const std::string& dir, const char* images_file, const char* labels_file,
+                         int64_t num_classes, int64_t* count) {
+  auto [images, labels] = read_split(dir, images_file, labels_file, num_classes);
+  int64_t n = labels.shape().dim(0);
+  Tensor labels64 = Tensor::empty(int64, Shape{n});
+  const uint8_t* in = labels.data<uint8_t>();
+  int64_t* out = labels64.mutable_data<int64_t>();
+  for (int64_t i = 0; i < n; ++i) out[i] = in[i];
   *count = n;
   return data::Dataset::from_tensor_slices({images, labels64});
 }
 
-}  // namespace
-
-const data::Dataset& Splits::operator[](std::string_view split) const {
-  if (split == "train") return train;
-  if (split == "test") return test;
-  throw NotFoundError(tfcc::internal::str_cat("Unknown split \"", split,
-                                              "\"; this dataset has \"train\" and \"test\""));
-}
-
-std::string DatasetInfo::to_string() const {
-  std::ostringstream os;
-  os << "tfcc::datasets::DatasetInfo(\n    name='" << name << "',\n    description='" << description
-     << "',\n    data_dir='" << data_dir << "',\n    features=(image: " << features[0].to_string()
-     << ", label: " << features[1].to_string() << "),\n    num_classes=" << num_classes
-     << ",\n    splits={";
-  bool first = true;
-  for (const auto& [split, n] : splits) {
-    os << (first ? "" : ", ") << "'" << split << "': " << n;
-    first = false;
-  }
-  os << "},\n)";
-  return os.str();
-}
-
-LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& options) {
+// The known dataset called `name` and the first folder holding its four files; NotFoundError
+// naming every folder searched otherwise.
+std::pair<const Known*, std::string> find_dataset(const std::string& name,
+                                                  const LoadOptions& options) {
   const Known* k = nullptr;
   for (const Known& c : known()) {
     if (name == c.name) k = &c;
@@ -154,6 +141,35 @@ LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& option
         kFiles[1], "[.gz], ", kFiles[2], "[.gz], ", kFiles[3], "[.gz]). Searched:", places,
         env && *env ? "" : "\n  ($TFCC_DATASETS_DIR is not set)", "\n", k->install, "."));
   }
+  return {k, dir};
+}
+
+}  // namespace
+
+const data::Dataset& Splits::operator[](std::string_view split) const {
+  if (split == "train") return train;
+  if (split == "test") return test;
+  throw NotFoundError(tfcc::internal::str_cat("Unknown split \"", split,
+                                              "\"; this dataset has \"train\" and \"test\""));
+}
+
+std::string DatasetInfo::to_string() const {
+  std::ostringstream os;
+  os << "tfcc::datasets::DatasetInfo(\n    name='" << name << "',\n    description='" << description
+     << "',\n    data_dir='" << data_dir << "',\n    features=(image: " << features[0].to_string()
+     << ", label: " << features[1].to_string() << "),\n    num_classes=" << num_classes
+     << ",\n    splits={";
+  bool first = true;
+  for (const auto& [split, n] : splits) {
+    os << (first ? "" : ", ") << "'" << split << "': " << n;
+    first = false;
+  }
+  os << "},\n)";
+  return os.str();
+}
+
+LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& options) {
+  auto [k, dir] = find_dataset(name, options);
   DatasetInfo info;
   info.name = k->name;
   info.description = k->description;
@@ -170,6 +186,14 @@ LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& option
 
 Splits load(const std::string& name, const LoadOptions& options) {
   return load_with_info(name, options).datasets;
+}
+
+Arrays load_arrays(const std::string& name, const LoadOptions& options) {
+  auto [k, dir] = find_dataset(name, options);
+  const auto num_classes = static_cast<int64_t>(k->classes.size());
+  auto [x_train, y_train] = read_split(dir, kFiles[0], kFiles[1], num_classes);
+  auto [x_test, y_test] = read_split(dir, kFiles[2], kFiles[3], num_classes);
+  return Arrays{x_train, y_train, x_test, y_test};
 }
 
 }  // namespace tfcc::datasets

@@ -60,5 +60,13 @@ struct LoadedWithInfo {
 };
 LoadedWithInfo load_with_info(const std::string& name, const LoadOptions& options = {});
 
+/// The splits as whole tensors (what keras.datasets.<name>.load_data() returns): images uint8
+/// (N, 28, 28), labels uint8 (N,).
+struct Arrays {
+  Tensor x_train, y_train, x_test, y_test;
+};
+/// Reads a dataset's four files into Arrays (same names, search and errors as load).
+Arrays load_arrays(const std::string& name, const LoadOptions& options = {});
+
 }  // namespace tfcc::datasets
 #pragma GCC visibility pop

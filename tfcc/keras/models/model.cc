@@ -1,5 +1,6 @@
 #include "tfcc/keras/models/model.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -20,6 +21,59 @@ Model::Model(const KerasTensor& input, const KerasTensor& output, ModelArgs args
 
 Model::Model(const KerasTensors& inputs, const KerasTensor& output, ModelArgs args)
     : Model(inputs, KerasTensors{output}, std::move(args)) {}
+
+namespace {
+
+// Keras 3's order of a functional model's layers (keras/src/ops/function.py, map_graph): by
+// depth, the longest path to an output, deepest first; layers of equal depth in the order a
+// depth-first walk from the outputs first reaches them. Summaries, configs and weight lists of
+// models with branches (ResNet's shortcuts) then list the layers as Keras does.
+std::vector<std::shared_ptr<Layer>> layers_in_keras_order(const KerasTensors& inputs,
+                                                          const KerasTensors& outputs) {
+  std::map<const Layer*, size_t> first_reached;
+  std::map<const Layer*, std::shared_ptr<Layer>> handles;
+  std::vector<const Node*> post_order;  // inputs before the nodes using them
+  std::set<const Node*> done;
+  std::function<void(const Node*)> walk = [&](const Node* n) {
+    if (done.count(n)) return;
+    first_reached.emplace(n->layer.get(), first_reached.size());
+    handles.emplace(n->layer.get(), n->layer);
+    for (const auto& in : n->inputs) walk(in.node().get());
+    done.insert(n);
+    post_order.push_back(n);
+  };
+  for (const auto& out : outputs) walk(out.node().get());
+  std::map<const Node*, int64_t> node_depth;
+  std::map<const Layer*, int64_t> layer_depth;
+  for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
+    const Node* n = *it;
+    int64_t depth = std::max(node_depth[n], layer_depth[n->layer.get()]);
+    layer_depth[n->layer.get()] = depth;
+    node_depth[n] = depth;
+    for (const auto& in : n->inputs) {
+      int64_t& parent = node_depth[in.node().get()];
+      parent = std::max(parent, depth + 1);
+    }
+  }
+  std::vector<std::pair<std::pair<int64_t, int64_t>, const Layer*>> order;
+  for (const auto& [layer, depth] : layer_depth) {
+    order.push_back({{-depth, static_cast<int64_t>(first_reached.at(layer))}, layer});
+  }
+  // An input no output depends on: depth 0, before the other layers of depth 0 (Keras: index -1).
+  for (const auto& in : inputs) {
+    const Layer* layer = in.node()->layer.get();
+    if (layer_depth.count(layer)) continue;
+    layer_depth[layer] = 0;
+    handles.emplace(layer, in.node()->layer);
+    order.push_back({{0, -1}, layer});
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<std::shared_ptr<Layer>> layers;
+  for (const auto& entry : order) layers.push_back(handles.at(entry.second));
+  return layers;
+}
+
+}  // namespace
 
 void Model::init_graph(const KerasTensors& inputs, const KerasTensors& outputs, bool track_layers) {
   TFCC_CHECK_ARG(!inputs.empty() && !outputs.empty(),
@@ -47,10 +101,7 @@ void Model::init_graph(const KerasTensors& inputs, const KerasTensors& outputs, 
   };
   for (const auto& in : inputs) visit(in.node());
   for (const auto& out : outputs) visit(out.node());
-  std::set<const Layer*> seen_layers;
-  for (const auto& n : g.nodes) {
-    if (seen_layers.insert(n->layer.get()).second) g.layers.push_back(n->layer);
-  }
+  g.layers = layers_in_keras_order(inputs, outputs);
   if (track_layers) {
     for (const auto& l : g.layers) {
       if (std::dynamic_pointer_cast<InputLayer>(l)) continue;

@@ -11,6 +11,7 @@
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 
 namespace tfcc::keras::saving {
@@ -252,6 +253,30 @@ std::map<std::string, LayerFactory> builtins() {
     auto o = common_options<layers::Softmax::Options>(c);
     o.axis = optional_int(c, "axis").value_or(-1);
     return std::make_shared<layers::Softmax>(o);
+  };
+  m["Rescaling"] = [](const Json& c) {
+    auto o = common_options<layers::Rescaling::Options>(c);
+    o.offset = num(c, "offset", 0.0);
+    return std::make_shared<layers::Rescaling>(c.at("scale").as_number("scale"), o);
+  };
+  m["Normalization"] = [](const Json& c) {
+    auto o = common_options<layers::Normalization::Options>(c);
+    if (const Json* v = c.find("axis"); v && !v->is_null()) {
+      o.axis = v->type() == Json::Type::kArray ? int_list(*v, "axis")
+                                               : std::vector<int64_t>{v->as_int("axis")};
+    }
+    o.invert = flag(c, "invert", false);
+    auto numbers = [&](const char* key) -> std::optional<std::vector<double>> {
+      const Json* v = c.find(key);
+      if (!v || v->is_null()) return std::nullopt;
+      if (v->type() != Json::Type::kArray) return std::vector<double>{v->as_number(key)};
+      std::vector<double> out;
+      for (const Json& e : v->items(key)) out.push_back(e.as_number(key));
+      return out;
+    };
+    o.mean = numbers("mean");
+    o.variance = numbers("variance");
+    return std::make_shared<layers::Normalization>(o);
   };
   m["Embedding"] = [](const Json& c) {
     auto o = common_options<layers::Embedding::Options>(c);

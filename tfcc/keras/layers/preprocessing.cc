@@ -1,0 +1,96 @@
+#include "tfcc/keras/layers/preprocessing.h"
+
+#include "tfcc/ops/array/array.h"
+#include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/unary/unary.h"
+
+namespace tfcc::keras::layers {
+namespace {
+
+std::string repr_list(const std::optional<std::vector<double>>& v) {
+  if (!v) return "None";
+  std::string s = "[";
+  for (size_t i = 0; i < v->size(); ++i) s += (i ? ", " : "") + config::repr((*v)[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+Rescaling::Rescaling(double scale, Options options)
+    : Layer({options.name, options.trainable, options.input_shape, options.dtype}, "rescaling"),
+      scale_(scale),
+      options_(std::move(options)) {}
+
+Tensor Rescaling::call(const Tensor& x, bool) {
+  return add(multiply(cast(x, dtype()), scale_), options_.offset);
+}
+
+Config Rescaling::get_config() const {
+  Config c = Layer::get_config();
+  c.emplace_back("scale", config::repr(scale_));
+  c.emplace_back("offset", config::repr(options_.offset));
+  return c;
+}
+
+Normalization::Normalization(Options options)
+    : Layer({options.name, options.trainable, options.input_shape, options.dtype}, "normalization"),
+      options_(std::move(options)) {
+  TFCC_CHECK_ARG(options_.mean.has_value() == options_.variance.has_value(),
+                 "Normalization: when providing `mean` or `variance`, both must be provided");
+}
+
+void Normalization::build(const PartialShape& input_shape) {
+  const int rank = input_shape.rank();
+  broadcast_shape_.assign(static_cast<size_t>(rank), 1);
+  std::vector<int64_t> kept;
+  for (int64_t a : options_.axis) {
+    const int64_t axis = a < 0 ? a + rank : a;
+    TFCC_CHECK_ARG(axis > 0 && axis < rank, "Normalization: axis ", a,
+                   " is out of range (or the batch axis) for an input of shape ",
+                   input_shape.to_string());
+    const int64_t d = input_shape.dim(static_cast<int>(axis));
+    TFCC_CHECK_ARG(d > 0, "Normalization: axis ", a, " of the input shape ",
+                   input_shape.to_string(), " must be known");
+    broadcast_shape_[static_cast<size_t>(axis)] = d;
+    kept.push_back(d);
+  }
+  if (!options_.mean) {
+    mean_var_ = add_weight("mean", Shape(kept), {.initializer = "zeros", .trainable = false});
+    variance_var_ =
+        add_weight("variance", Shape(kept), {.initializer = "ones", .trainable = false});
+    count_ =
+        add_weight("count", Shape{}, {.initializer = "zeros", .trainable = false, .dtype = int64});
+    return;
+  }
+  const int64_t n = Shape(kept).num_elements();
+  auto stat = [&](const std::vector<double>& v, const char* what) {
+    TFCC_CHECK_ARG(v.size() == 1 || static_cast<int64_t>(v.size()) == n, "Normalization: `", what,
+                   "` has ", v.size(), " values; expected 1 or ", n, " (the kept axes' size)");
+    std::vector<double> full(static_cast<size_t>(n), v[0]);
+    if (v.size() > 1) full = v;
+    return cast(Tensor::from_vector<double>(full, Shape(broadcast_shape_)), dtype());
+  };
+  mean_ = stat(*options_.mean, "mean");
+  variance_ = stat(*options_.variance, "variance");
+}
+
+Tensor Normalization::call(const Tensor& inputs, bool) {
+  Tensor x = cast(inputs, dtype());
+  Tensor mean = options_.mean ? mean_ : reshape(mean_var_, broadcast_shape_);
+  Tensor variance = options_.mean ? variance_ : reshape(variance_var_, broadcast_shape_);
+  Tensor deviation = maximum(sqrt(variance), 1e-7);
+  if (options_.invert) return add(mean, multiply(x, deviation));
+  return divide(subtract(x, mean), deviation);
+}
+
+Config Normalization::get_config() const {
+  Config c = Layer::get_config();
+  c.emplace_back("axis", config::repr(options_.axis));
+  c.emplace_back("invert", config::repr(options_.invert));
+  c.emplace_back("mean", repr_list(options_.mean));
+  c.emplace_back("variance", repr_list(options_.variance));
+  return c;
+}
+
+}  // namespace tfcc::keras::layers
