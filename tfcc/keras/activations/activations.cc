@@ -20,9 +20,10 @@ Activation get(const std::string& name) {
       {"relu", [](const Tensor& x) { return relu(x); }},
       {"relu6", [](const Tensor& x) { return relu6(x); }},
       {"sigmoid", [](const Tensor& x) { return sigmoid(x); }},
-      // Keras 2: clip(0.2 x + 0.5, 0, 1).
-      {"hard_sigmoid",
-       [](const Tensor& x) { return clip_by_value(add(multiply(x, 0.2), 0.5), 0.0, 1.0); }},
+      // Keras 3: relu6(x + 3) / 6 (Keras 2 had clip(0.2 x + 0.5, 0, 1); docs/keras3.md).
+      {"hard_sigmoid", [](const Tensor& x) { return divide(relu6(add(x, 3.0)), 6.0); }},
+      {"hard_silu", [](const Tensor& x) { return multiply(x, divide(relu6(add(x, 3.0)), 6.0)); }},
+      {"hard_swish", [](const Tensor& x) { return multiply(x, divide(relu6(add(x, 3.0)), 6.0)); }},
       {"tanh", [](const Tensor& x) { return tanh(x); }},
       {"softmax", [](const Tensor& x) { return softmax(x, -1); }},
       {"log_softmax", [](const Tensor& x) { return log_softmax(x, -1); }},
