@@ -1,6 +1,7 @@
 #include "tfcc/keras/engine/keras_tensor.h"
 
 #include "tfcc/keras/engine/backend.h"
+#include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/ops/creation/creation.h"
 
 namespace tfcc::keras {
@@ -40,6 +41,17 @@ Config InputLayer::get_config() const {
               {"ragged", "False"},
               {"name", config::repr(name())}};
   return c;
+}
+
+std::shared_ptr<Layer> InputLayer::from_config(const saving::Json& c) {
+  std::vector<int64_t> shape =
+      saving::int_list(c.at("batch_input_shape", "InputLayer config"), "batch_input_shape");
+  TFCC_CHECK_ARG(!shape.empty(), "InputLayer config: batch_input_shape is empty");
+  const LayerArgs args = saving::layer_args_from_config(c);
+  std::optional<int64_t> batch;
+  if (shape[0] >= 0) batch = shape[0];
+  return std::make_shared<InputLayer>(std::vector<int64_t>(shape.begin() + 1, shape.end()),
+                                      Options{args.name, batch, args.dtype});
 }
 
 KerasTensor Input(std::vector<int64_t> shape, InputOptions options) {

@@ -72,7 +72,11 @@ class InputLayer : public Layer {
   explicit InputLayer(std::vector<int64_t> input_shape, Options options = {});
   /// The full shape including the batch dimension.
   const PartialShape& batch_shape() const { return batch_shape_; }
+  /// batch_input_shape, dtype, sparse, ragged, name: the one config not declared with
+  /// config::schema (its shape argument and batch size share one key); from_config is its
+  /// inverse.
   Config get_config() const override;
+  static std::shared_ptr<Layer> from_config(const saving::Json& config);
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

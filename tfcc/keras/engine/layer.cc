@@ -9,6 +9,7 @@
 
 #include "tfcc/graph/trace/trace_context.h"
 #include "tfcc/keras/engine/backend.h"
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -209,9 +210,11 @@ int64_t Layer::count_params() const {
 }
 
 Config Layer::get_config() const {
-  return {{"name", config::repr(name())},
-          {"trainable", config::repr(trainable_)},
-          {"dtype", config::repr(std::string(dtype_name(dtype_)))}};
+  Config c = {{"name", config::repr(name())},
+              {"trainable", config::repr(trainable_)},
+              {"dtype", config::repr(std::string(dtype_name(dtype_)))}};
+  if (const config::LayerSchema* s = schema()) s->append_config(*this, c);
+  return c;
 }
 
 namespace config {

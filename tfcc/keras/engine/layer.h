@@ -45,6 +45,15 @@ namespace tfcc::keras {
 using Tensors = std::vector<Tensor>;
 class KerasTensor;
 using KerasTensors = std::vector<KerasTensor>;
+class Layer;
+namespace saving {
+class Json;
+}
+namespace config {
+class LayerSchema;
+/// A new layer from `config` by `schema` (config_schema.h).
+std::shared_ptr<Layer> from_config(const LayerSchema& schema, const saving::Json& config);
+}  // namespace config
 
 /// Options of a layer call: `layer(x, {.training = true})`.
 struct CallOptions {
@@ -114,7 +123,8 @@ class Layer : public Module {
   DType dtype() const { return dtype_; }
   /// The C++ class name without namespaces ("Dense").
   std::string class_name() const;
-  /// The layer's configuration (name, trainable, dtype, then layer-specific keys).
+  /// The layer's configuration (name, trainable, dtype, then layer-specific keys): by default
+  /// the keys its config schema declares (TFCC_KERAS_CONFIG).
   virtual Config get_config() const;
 
   /// Direct sublayers, in tracking order.
@@ -142,6 +152,8 @@ class Layer : public Module {
   virtual Tensor call(const Tensor& inputs, bool training);
   /// The computation for several inputs or outputs (default: call on the single input).
   virtual Tensors call_n(const Tensors& inputs, bool training);
+  /// The declared config of this layer's class (TFCC_KERAS_CONFIG), or null.
+  virtual const config::LayerSchema* schema() const { return nullptr; }
   /// Moves this layer into a new shared_ptr of its dynamic type (TFCC_KERAS_LAYER defines it);
   /// used when a temporary layer is called on KerasTensors.
   virtual std::shared_ptr<Layer> move_to_shared();
@@ -179,6 +191,21 @@ class Layer : public Module {
     return std::make_shared<Type>(std::move(*this));                      \
   }                                                                       \
                                                                           \
+ public:
+
+/// Declares a layer's config (config_schema.h): get_config and the static from_config (the
+/// factory saving::register_layer takes) both come from `Type::config_schema()`, which the
+/// layer's .cc defines with config::schema. One line in the class body, after TFCC_KERAS_LAYER.
+#define TFCC_KERAS_CONFIG(Type)                                                                    \
+ public:                                                                                           \
+  static const ::tfcc::keras::config::LayerSchema& config_schema();                                \
+  static std::shared_ptr<::tfcc::keras::Layer> from_config(const ::tfcc::keras::saving::Json& c) { \
+    return ::tfcc::keras::config::from_config(config_schema(), c);                                 \
+  }                                                                                                \
+                                                                                                   \
+ protected:                                                                                        \
+  const ::tfcc::keras::config::LayerSchema* schema() const override { return &config_schema(); }   \
+                                                                                                   \
  public:
 
 /// Python repr helpers for get_config values.

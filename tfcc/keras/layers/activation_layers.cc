@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/nn/nn.h"
@@ -33,24 +34,24 @@ Tensor ReLU::call(const Tensor& x, bool) {
   return y;
 }
 
-Config ReLU::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("max_value", options_.max_value ? config::repr(*options_.max_value) : "None");
-  c.emplace_back("negative_slope", config::repr(options_.negative_slope));
-  c.emplace_back("threshold", config::repr(options_.threshold));
-  return c;
-}
-
 Softmax::Softmax(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "softmax"),
       options_(std::move(options)) {}
 
 Tensor Softmax::call(const Tensor& x, bool) { return softmax(x, options_.axis); }
 
-Config Softmax::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("axis", config::repr(options_.axis));
-  return c;
+const config::LayerSchema& ReLU::config_schema() {
+  static const config::LayerSchema schema = config::schema<ReLU>(&ReLU::options_)
+                                                .option("max_value", &Options::max_value)
+                                                .option("negative_slope", &Options::negative_slope)
+                                                .option("threshold", &Options::threshold);
+  return schema;
+}
+
+const config::LayerSchema& Softmax::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Softmax>(&Softmax::options_).option("axis", &Options::axis);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -34,10 +34,10 @@ struct SoftmaxOptions {
 /// negative_slope * (x - threshold) otherwise.
 class ReLU : public Layer {
   TFCC_KERAS_LAYER(ReLU)
+  TFCC_KERAS_CONFIG(ReLU)
  public:
   using Options = ReLUOptions;
   explicit ReLU(Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -49,10 +49,10 @@ class ReLU : public Layer {
 /// softmax along `axis`.
 class Softmax : public Layer {
   TFCC_KERAS_LAYER(Softmax)
+  TFCC_KERAS_CONFIG(Softmax)
  public:
   using Options = SoftmaxOptions;
   explicit Softmax(Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

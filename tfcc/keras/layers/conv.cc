@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/conv.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/conv/conv.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -53,21 +54,6 @@ int64_t deconv_length(int64_t in, int64_t k, int64_t s, int64_t d, const std::st
   return in * s;
 }
 
-// The keys Keras' convolutions write after filters and kernel_size, in Keras' order.
-void add_conv_config(Config& c, const ConvOptions& o, const std::vector<int64_t>& strides,
-                     const std::vector<int64_t>& dilation) {
-  c.emplace_back("strides", config::repr(strides));
-  c.emplace_back("padding", config::repr(o.padding));
-  c.emplace_back("data_format", config::repr(o.data_format));
-  c.emplace_back("dilation_rate", config::repr(dilation));
-  c.emplace_back("groups", config::repr(o.groups));
-  c.emplace_back("activation", config::repr(o.activation.name));
-  c.emplace_back("use_bias", config::repr(o.use_bias));
-  c.emplace_back("kernel_regularizer", config::repr(o.kernel_regularizer));
-  c.emplace_back("bias_regularizer", config::repr(o.bias_regularizer));
-  c.emplace_back("activity_regularizer", config::repr(o.activity_regularizer));
-}
-
 }  // namespace
 
 std::vector<int64_t> IntOrTuple::expand(size_t n, const char* what) const {
@@ -99,6 +85,8 @@ Conv2D::Conv2D(int64_t filters, IntOrTuple kernel_size, Options options)
                  options_.groups, ", filters=", filters);
   tf_padding(options_.padding, name());
   check_channels_last(options_.data_format, name());
+  options_.strides = strides_;  // the config holds the expanded tuples
+  options_.dilation_rate = dilation_;
 }
 
 void Conv2D::build(const PartialShape& s) {
@@ -123,14 +111,6 @@ Tensor Conv2D::call(const Tensor& x, bool) {
   return finish(y, bias_, options_.use_bias, options_.activation);
 }
 
-Config Conv2D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("filters", config::repr(filters_));
-  c.emplace_back("kernel_size", config::repr(kernel_size_));
-  add_conv_config(c, options_, strides_, dilation_);
-  return c;
-}
-
 Conv1D::Conv1D(int64_t filters, int64_t kernel_size, Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype,
              options.activity_regularizer},
@@ -144,6 +124,8 @@ Conv1D::Conv1D(int64_t filters, int64_t kernel_size, Options options)
                  "Conv1D: filters, kernel_size, strides and dilation_rate must be positive");
   if (options_.padding != "causal") tf_padding(options_.padding, name());
   check_channels_last(options_.data_format, name());
+  options_.strides = IntOrTuple{stride_};
+  options_.dilation_rate = IntOrTuple{dilation_};
 }
 
 void Conv1D::build(const PartialShape& s) {
@@ -170,14 +152,6 @@ Tensor Conv1D::call(const Tensor& x, bool) {
   return finish(y, bias_, options_.use_bias, options_.activation);
 }
 
-Config Conv1D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("filters", config::repr(filters_));
-  c.emplace_back("kernel_size", config::repr(std::vector<int64_t>{kernel_size_}));
-  add_conv_config(c, options_, {stride_}, {dilation_});
-  return c;
-}
-
 Conv2DTranspose::Conv2DTranspose(int64_t filters, IntOrTuple kernel_size, Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype,
              options.activity_regularizer},
@@ -193,6 +167,8 @@ Conv2DTranspose::Conv2DTranspose(int64_t filters, IntOrTuple kernel_size, Option
                  filters);
   tf_padding(options_.padding, name());
   check_channels_last(options_.data_format, name());
+  options_.strides = strides_;
+  options_.dilation_rate = dilation_;
 }
 
 void Conv2DTranspose::build(const PartialShape& s) {
@@ -217,14 +193,6 @@ Tensor Conv2DTranspose::call(const Tensor& x, bool) {
   return finish(y, bias_, options_.use_bias, options_.activation);
 }
 
-Config Conv2DTranspose::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("filters", config::repr(filters_));
-  c.emplace_back("kernel_size", config::repr(kernel_size_));
-  add_conv_config(c, options_, strides_, dilation_);
-  return c;
-}
-
 DepthwiseConv2D::DepthwiseConv2D(IntOrTuple kernel_size, Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype,
              options.activity_regularizer},
@@ -236,6 +204,9 @@ DepthwiseConv2D::DepthwiseConv2D(IntOrTuple kernel_size, Options options)
   TFCC_CHECK_ARG(options_.depth_multiplier > 0, "depth_multiplier must be positive, got ",
                  options_.depth_multiplier);
   tf_padding(options_.padding, name());
+  check_channels_last(options_.data_format, name());
+  options_.strides = strides_;
+  options_.dilation_rate = dilation_;
 }
 
 void DepthwiseConv2D::build(const PartialShape& s) {
@@ -257,22 +228,6 @@ Tensor DepthwiseConv2D::call(const Tensor& x, bool) {
   return finish(y, bias_, options_.use_bias, options_.activation);
 }
 
-Config DepthwiseConv2D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("kernel_size", config::repr(kernel_size_));
-  c.emplace_back("strides", config::repr(strides_));
-  c.emplace_back("padding", config::repr(options_.padding));
-  c.emplace_back("data_format", config::repr(std::string("channels_last")));
-  c.emplace_back("dilation_rate", config::repr(dilation_));
-  c.emplace_back("activation", config::repr(options_.activation.name));
-  c.emplace_back("use_bias", config::repr(options_.use_bias));
-  c.emplace_back("depth_multiplier", config::repr(options_.depth_multiplier));
-  c.emplace_back("depthwise_regularizer", config::repr(options_.depthwise_regularizer));
-  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
-  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
-  return c;
-}
-
 ZeroPadding2D::ZeroPadding2D(int64_t padding, LayerArgs args)
     : ZeroPadding2D(std::vector<std::vector<int64_t>>{{padding, padding}, {padding, padding}},
                     std::move(args)) {}
@@ -291,11 +246,90 @@ Tensor ZeroPadding2D::call(const Tensor& x, bool) {
   return pad(x, {{0, 0}, padding_[0], padding_[1], {0, 0}});
 }
 
-Config ZeroPadding2D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("padding", internal::str_cat("(", config::repr(padding_[0]), ", ",
-                                              config::repr(padding_[1]), ")"));
-  return c;
+namespace {
+// The keys Keras' convolutions write after filters and kernel_size, in Keras' order.
+template <typename Builder>
+auto conv_options(Builder b, bool groups) {
+  b = std::move(b)
+          .option("strides", &ConvOptions::strides)
+          .option("padding", &ConvOptions::padding)
+          .option("data_format", &ConvOptions::data_format)
+          .option("dilation_rate", &ConvOptions::dilation_rate);
+  if (groups) b = std::move(b).option("groups", &ConvOptions::groups);
+  return std::move(b)
+      .option("activation", &ConvOptions::activation)
+      .option("use_bias", &ConvOptions::use_bias)
+      .option("kernel_initializer", &ConvOptions::kernel_initializer)
+      .option("bias_initializer", &ConvOptions::bias_initializer)
+      .option("kernel_regularizer", &ConvOptions::kernel_regularizer)
+      .option("bias_regularizer", &ConvOptions::bias_regularizer)
+      .option("activity_regularizer", &ConvOptions::activity_regularizer);
+}
+}  // namespace
+
+const config::LayerSchema& Conv2D::config_schema() {
+  static const config::LayerSchema schema =
+      conv_options(config::schema<Conv2D>(&Conv2D::options_)
+                       .arg("filters", &Conv2D::filters_)
+                       .arg("kernel_size", &Conv2D::kernel_size_),
+                   true);
+  return schema;
+}
+
+const config::LayerSchema& Conv1D::config_schema() {
+  static const config::LayerSchema schema =
+      conv_options(config::schema<Conv1D>(&Conv1D::options_)
+                       .arg("filters", &Conv1D::filters_)
+                       .arg<config::OneTuple>("kernel_size", &Conv1D::kernel_size_),
+                   true);
+  return schema;
+}
+
+const config::LayerSchema& Conv2DTranspose::config_schema() {
+  static const config::LayerSchema schema =
+      conv_options(config::schema<Conv2DTranspose>(&Conv2DTranspose::options_)
+                       .arg("filters", &Conv2DTranspose::filters_)
+                       .arg("kernel_size", &Conv2DTranspose::kernel_size_),
+                   false);
+  return schema;
+}
+
+const config::LayerSchema& DepthwiseConv2D::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<DepthwiseConv2D>(&DepthwiseConv2D::options_)
+          .arg("kernel_size", &DepthwiseConv2D::kernel_size_)
+          .option("strides", &Options::strides)
+          .option("padding", &Options::padding)
+          .option("data_format", &Options::data_format)
+          .option("dilation_rate", &Options::dilation_rate)
+          .option("activation", &Options::activation)
+          .option("use_bias", &Options::use_bias)
+          .option("depth_multiplier", &Options::depth_multiplier)
+          .option("depthwise_initializer", &Options::depthwise_initializer)
+          .option("bias_initializer", &Options::bias_initializer)
+          .option("depthwise_regularizer", &Options::depthwise_regularizer)
+          .option("bias_regularizer", &Options::bias_regularizer)
+          .option("activity_regularizer", &Options::activity_regularizer);
+  return schema;
+}
+
+const config::LayerSchema& ZeroPadding2D::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<ZeroPadding2D>(&ZeroPadding2D::args_).arg("padding", &ZeroPadding2D::padding_);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers
+
+namespace tfcc::keras::config {
+
+std::string Codec<layers::IntOrTuple>::repr(const layers::IntOrTuple& v) {
+  return config::repr(v.values);
+}
+
+void Codec<layers::IntOrTuple>::read(const Json& v, layers::IntOrTuple& out,
+                                     std::string_view what) {
+  Codec<std::vector<int64_t>>::read(v, out.values, what);
+}
+
+}  // namespace tfcc::keras::config

@@ -14,6 +14,7 @@
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <initializer_list>
+#include <string_view>
 #include <vector>
 
 #include "tfcc/keras/engine/layer.h"
@@ -22,13 +23,29 @@ namespace tfcc::keras::layers {
 
 /// A size given as one integer (used for every spatial dimension) or one per dimension.
 struct IntOrTuple {
-  IntOrTuple(int64_t v) : values{v} {}                         // NOLINT: implicit
-  IntOrTuple(int v) : values{v} {}                             // NOLINT
-  IntOrTuple(std::initializer_list<int64_t> v) : values(v) {}  // NOLINT
+  IntOrTuple(int64_t v) : values{v} {}                          // NOLINT: implicit
+  IntOrTuple(int v) : values{v} {}                              // NOLINT
+  IntOrTuple(std::initializer_list<int64_t> v) : values(v) {}   // NOLINT
+  IntOrTuple(std::vector<int64_t> v) : values(std::move(v)) {}  // NOLINT
   /// The `n` values (a single value repeated); InvalidArgumentError for another count.
   std::vector<int64_t> expand(size_t n, const char* what) const;
   std::vector<int64_t> values;
 };
+
+}  // namespace tfcc::keras::layers
+
+namespace tfcc::keras::config {
+template <typename T>
+struct Codec;
+/// A tuple of ints in a config; read from an int too (config_schema.h).
+template <>
+struct Codec<layers::IntOrTuple> {
+  static std::string repr(const layers::IntOrTuple& v);
+  static void read(const saving::Json& v, layers::IntOrTuple& out, std::string_view what);
+};
+}  // namespace tfcc::keras::config
+
+namespace tfcc::keras::layers {
 
 /// Options shared by the convolution layers (Keras defaults).
 struct ConvOptions {
@@ -51,12 +68,12 @@ struct ConvOptions {
 /// 2-D convolution over (batch, height, width, channels).
 class Conv2D : public Layer {
   TFCC_KERAS_LAYER(Conv2D)
+  TFCC_KERAS_CONFIG(Conv2D)
  public:
   using Options = ConvOptions;
   Conv2D(int64_t filters, IntOrTuple kernel_size, Options options = {});
   const Variable& kernel() const { return kernel_; }
   const Variable& bias() const { return bias_; }
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -72,10 +89,10 @@ class Conv2D : public Layer {
 /// 1-D convolution over (batch, steps, channels); padding may also be "causal".
 class Conv1D : public Layer {
   TFCC_KERAS_LAYER(Conv1D)
+  TFCC_KERAS_CONFIG(Conv1D)
  public:
   using Options = ConvOptions;
   Conv1D(int64_t filters, int64_t kernel_size, Options options = {});
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -90,10 +107,10 @@ class Conv1D : public Layer {
 /// Transposed 2-D convolution (the gradient of Conv2D with respect to its input).
 class Conv2DTranspose : public Layer {
   TFCC_KERAS_LAYER(Conv2DTranspose)
+  TFCC_KERAS_CONFIG(Conv2DTranspose)
  public:
   using Options = ConvOptions;
   Conv2DTranspose(int64_t filters, IntOrTuple kernel_size, Options options = {});
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -110,6 +127,7 @@ class Conv2DTranspose : public Layer {
 struct DepthwiseConv2DOptions {
   IntOrTuple strides = 1;
   std::string padding = "valid";
+  std::string data_format = "channels_last";
   int64_t depth_multiplier = 1;
   IntOrTuple dilation_rate = 1;
   activations::Activation activation;
@@ -126,10 +144,10 @@ struct DepthwiseConv2DOptions {
 /// A separate filter per input channel (times depth_multiplier).
 class DepthwiseConv2D : public Layer {
   TFCC_KERAS_LAYER(DepthwiseConv2D)
+  TFCC_KERAS_CONFIG(DepthwiseConv2D)
  public:
   using Options = DepthwiseConv2DOptions;
   explicit DepthwiseConv2D(IntOrTuple kernel_size, Options options = {});
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -145,10 +163,10 @@ class DepthwiseConv2D : public Layer {
 /// {{top, bottom}, {left, right}}.
 class ZeroPadding2D : public Layer {
   TFCC_KERAS_LAYER(ZeroPadding2D)
+  TFCC_KERAS_CONFIG(ZeroPadding2D)
  public:
   explicit ZeroPadding2D(int64_t padding = 1, LayerArgs args = {});
   explicit ZeroPadding2D(std::vector<std::vector<int64_t>> padding, LayerArgs args = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -61,29 +62,10 @@ Tensor Dense::call(const Tensor& inputs, bool) {
   return options_.activation(y);
 }
 
-Config Dense::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("units", config::repr(units_));
-  c.emplace_back("activation", config::repr(options_.activation.name));
-  c.emplace_back("use_bias", config::repr(options_.use_bias));
-  c.emplace_back("kernel_initializer", config::repr(options_.kernel_initializer->class_name()));
-  c.emplace_back("bias_initializer", config::repr(options_.bias_initializer->class_name()));
-  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
-  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
-  c.emplace_back("activity_regularizer", config::repr(options_.activity_regularizer));
-  return c;
-}
-
 Activation::Activation(activations::Activation activation, LayerArgs args)
     : Layer(std::move(args), "activation"), activation_(std::move(activation)) {}
 
 Tensor Activation::call(const Tensor& inputs, bool) { return activation_(inputs); }
-
-Config Activation::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("activation", config::repr(activation_.name));
-  return c;
-}
 
 Flatten::Flatten(LayerArgs args) : Layer(std::move(args), "flatten") {}
 
@@ -126,12 +108,6 @@ Tensor Reshape::call(const Tensor& inputs, bool) {
   return reshape(inputs, dims);
 }
 
-Config Reshape::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("target_shape", config::repr(target_shape_));
-  return c;
-}
-
 Dropout::Dropout(double rate, Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "dropout"),
       rate_(rate),
@@ -148,13 +124,45 @@ Tensor Dropout::call(const Tensor& inputs, bool training) {
   return nn::dropout(inputs, rate_, options_.seed, options_.noise_shape);
 }
 
-Config Dropout::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("rate", config::repr(rate_));
-  c.emplace_back("noise_shape",
-                 options_.noise_shape.empty() ? "None" : config::repr(options_.noise_shape));
-  c.emplace_back("seed", options_.seed ? config::repr(*options_.seed) : "None");
-  return c;
+const config::LayerSchema& Dense::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Dense>(&Dense::options_)
+          .arg("units", &Dense::units_)
+          .option("activation", &Options::activation)
+          .option("use_bias", &Options::use_bias)
+          .option("kernel_initializer", &Options::kernel_initializer)
+          .option("bias_initializer", &Options::bias_initializer)
+          .option("kernel_regularizer", &Options::kernel_regularizer)
+          .option("bias_regularizer", &Options::bias_regularizer)
+          .option("activity_regularizer", &Options::activity_regularizer);
+  return schema;
+}
+
+const config::LayerSchema& Activation::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Activation>(&Activation::args_).arg("activation", &Activation::activation_);
+  return schema;
+}
+
+const config::LayerSchema& Flatten::config_schema() {
+  static const config::LayerSchema schema = config::schema<Flatten>(&Flatten::args_);
+  return schema;
+}
+
+const config::LayerSchema& Reshape::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Reshape>(&Reshape::args_)
+          .arg<config::Ints>("target_shape", &Reshape::target_shape_);
+  return schema;
+}
+
+const config::LayerSchema& Dropout::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Dropout>(&Dropout::options_)
+          .arg("rate", &Dropout::rate_)
+          .option<config::NoneIfEmpty>("noise_shape", &Options::noise_shape)
+          .option("seed", &Options::seed);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -38,13 +38,13 @@ struct DropoutOptions {
 /// y = activation(x . kernel + bias); kernel (in, units).
 class Dense : public Layer {
   TFCC_KERAS_LAYER(Dense)
+  TFCC_KERAS_CONFIG(Dense)
  public:
   using Options = DenseOptions;
   explicit Dense(int64_t units, Options options = {});
   int64_t units() const { return units_; }
   const Variable& kernel() const { return kernel_; }
   const Variable& bias() const { return bias_; }
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -59,9 +59,9 @@ class Dense : public Layer {
 /// Applies an activation function.
 class Activation : public Layer {
   TFCC_KERAS_LAYER(Activation)
+  TFCC_KERAS_CONFIG(Activation)
  public:
   explicit Activation(activations::Activation activation, LayerArgs args = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -73,6 +73,7 @@ class Activation : public Layer {
 /// Flattens each example: (batch, d1, d2, ...) -> (batch, d1*d2*...).
 class Flatten : public Layer {
   TFCC_KERAS_LAYER(Flatten)
+  TFCC_KERAS_CONFIG(Flatten)
  public:
   explicit Flatten(LayerArgs args = {});
 
@@ -83,9 +84,9 @@ class Flatten : public Layer {
 /// Reshapes each example to `target_shape` (one entry may be -1).
 class Reshape : public Layer {
   TFCC_KERAS_LAYER(Reshape)
+  TFCC_KERAS_CONFIG(Reshape)
  public:
   explicit Reshape(std::vector<int64_t> target_shape, LayerArgs args = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -98,11 +99,11 @@ class Reshape : public Layer {
 /// by 1/(1-rate); the identity otherwise.
 class Dropout : public Layer {
   TFCC_KERAS_LAYER(Dropout)
+  TFCC_KERAS_CONFIG(Dropout)
  public:
   using Options = DropoutOptions;
   explicit Dropout(double rate, Options options = {});
   double rate() const { return rate_; }
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

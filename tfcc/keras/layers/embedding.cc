@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/embedding.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 
@@ -28,14 +29,14 @@ Tensor Embedding::call(const Tensor& inputs, bool) {
   return gather(embeddings_, idx, 0);
 }
 
-Config Embedding::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("input_dim", config::repr(input_dim_));
-  c.emplace_back("output_dim", config::repr(output_dim_));
-  c.emplace_back("embeddings_initializer",
-                 config::repr(options_.embeddings_initializer->class_name()));
-  c.emplace_back("embeddings_regularizer", config::repr(options_.embeddings_regularizer));
-  return c;
+const config::LayerSchema& Embedding::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Embedding>(&Embedding::options_)
+          .arg("input_dim", &Embedding::input_dim_)
+          .arg("output_dim", &Embedding::output_dim_)
+          .option("embeddings_initializer", &Options::embeddings_initializer)
+          .option("embeddings_regularizer", &Options::embeddings_regularizer);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -21,11 +21,11 @@ struct EmbeddingOptions {
 /// Looks up rows of an (input_dim, output_dim) table; indices out of range are an error.
 class Embedding : public Layer {
   TFCC_KERAS_LAYER(Embedding)
+  TFCC_KERAS_CONFIG(Embedding)
  public:
   using Options = EmbeddingOptions;
   Embedding(int64_t input_dim, int64_t output_dim, Options options = {});
   const Variable& embeddings() const { return embeddings_; }
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;

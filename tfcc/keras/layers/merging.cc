@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/merging.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 
@@ -33,17 +34,27 @@ Tensors Multiply::call_n(const Tensors& inputs, bool) {
 
 Concatenate::Concatenate(Options options)
     : Layer({.name = options.name, .trainable = options.trainable}, "concatenate"),
-      axis_(options.axis) {}
+      options_(std::move(options)) {}
 
 Tensors Concatenate::call_n(const Tensors& inputs, bool) {
   check_merge_inputs(*this, inputs);
-  return {concat(inputs, axis_)};
+  return {concat(inputs, options_.axis)};
 }
 
-Config Concatenate::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("axis", config::repr(axis_));
-  return c;
+const config::LayerSchema& Add::config_schema() {
+  static const config::LayerSchema schema = config::schema<Add>(&Add::args_);
+  return schema;
+}
+
+const config::LayerSchema& Multiply::config_schema() {
+  static const config::LayerSchema schema = config::schema<Multiply>(&Multiply::args_);
+  return schema;
+}
+
+const config::LayerSchema& Concatenate::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<Concatenate>(&Concatenate::options_).option("axis", &Options::axis);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -21,6 +21,7 @@ struct ConcatenateOptions {
 /// Element-wise sum of the inputs (NumPy broadcasting).
 class Add : public Layer {
   TFCC_KERAS_LAYER(Add)
+  TFCC_KERAS_CONFIG(Add)
  public:
   explicit Add(LayerArgs args = {});
 
@@ -31,6 +32,7 @@ class Add : public Layer {
 /// Element-wise product of the inputs.
 class Multiply : public Layer {
   TFCC_KERAS_LAYER(Multiply)
+  TFCC_KERAS_CONFIG(Multiply)
  public:
   explicit Multiply(LayerArgs args = {});
 
@@ -41,16 +43,16 @@ class Multiply : public Layer {
 /// Joins the inputs along `axis`.
 class Concatenate : public Layer {
   TFCC_KERAS_LAYER(Concatenate)
+  TFCC_KERAS_CONFIG(Concatenate)
  public:
   using Options = ConcatenateOptions;
   explicit Concatenate(Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
 
  private:
-  int64_t axis_;
+  Options options_;
 };
 
 }  // namespace tfcc::keras::layers

@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/normalization.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -124,16 +125,6 @@ Tensor BatchNormalization::fused_call(const Tensor& x, bool training) {
   return r.y;
 }
 
-Config BatchNormalization::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("axis", config::repr(options_.axis));
-  c.emplace_back("momentum", config::repr(options_.momentum));
-  c.emplace_back("epsilon", config::repr(options_.epsilon));
-  c.emplace_back("center", config::repr(options_.center));
-  c.emplace_back("scale", config::repr(options_.scale));
-  return c;
-}
-
 LayerNormalization::LayerNormalization(Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype},
             "layer_normalization"),
@@ -164,13 +155,33 @@ Tensor LayerNormalization::call(const Tensor& x, bool) {
   return y;
 }
 
-Config LayerNormalization::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("axis", config::repr(options_.axis));
-  c.emplace_back("epsilon", config::repr(options_.epsilon));
-  c.emplace_back("center", config::repr(options_.center));
-  c.emplace_back("scale", config::repr(options_.scale));
-  return c;
+const config::LayerSchema& BatchNormalization::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<BatchNormalization>(&BatchNormalization::options_)
+          .option("axis", &Options::axis)
+          .option("momentum", &Options::momentum)
+          .option("epsilon", &Options::epsilon)
+          .option("center", &Options::center)
+          .option("scale", &Options::scale)
+          .option("beta_initializer", &Options::beta_initializer)
+          .option("gamma_initializer", &Options::gamma_initializer)
+          .option("moving_mean_initializer", &Options::moving_mean_initializer)
+          .option("moving_variance_initializer", &Options::moving_variance_initializer)
+          .option("beta_regularizer", &Options::beta_regularizer)
+          .option("gamma_regularizer", &Options::gamma_regularizer);
+  return schema;
+}
+
+const config::LayerSchema& LayerNormalization::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<LayerNormalization>(&LayerNormalization::options_)
+          .option("axis", &Options::axis)
+          .option("epsilon", &Options::epsilon)
+          .option("center", &Options::center)
+          .option("scale", &Options::scale)
+          .option("beta_initializer", &Options::beta_initializer)
+          .option("gamma_initializer", &Options::gamma_initializer);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -55,12 +55,12 @@ struct LayerNormalizationOptions {
 /// Batch normalization over every axis except `axis`.
 class BatchNormalization : public Layer {
   TFCC_KERAS_LAYER(BatchNormalization)
+  TFCC_KERAS_CONFIG(BatchNormalization)
  public:
   using Options = BatchNormalizationOptions;
   explicit BatchNormalization(Options options = {});
   const Variable& moving_mean() const { return moving_mean_; }
   const Variable& moving_variance() const { return moving_variance_; }
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -77,10 +77,10 @@ class BatchNormalization : public Layer {
 /// Layer normalization over the last axis of each example.
 class LayerNormalization : public Layer {
   TFCC_KERAS_LAYER(LayerNormalization)
+  TFCC_KERAS_CONFIG(LayerNormalization)
  public:
   using Options = LayerNormalizationOptions;
   explicit LayerNormalization(Options options = {});
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;

@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/pooling.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/pool/pool.h"
 
 namespace tfcc::keras::layers {
@@ -26,21 +27,14 @@ Pooling2D::Pooling2D(IntOrTuple pool_size, const Pooling2DOptions& options,
     : Layer({options.name, options.trainable, options.input_shape}, default_name),
       pool_size_(pool_size.expand(2, "pool_size")),
       strides_(options.strides ? options.strides->expand(2, "strides") : pool_size_),
-      padding_(options.padding) {
+      padding_(options.padding),
+      options_(options) {
+  options_.strides = strides_;
   for (int64_t v : pool_size_) TFCC_CHECK_ARG(v > 0, "pool_size must be positive, got ", v);
   for (int64_t v : strides_) TFCC_CHECK_ARG(v > 0, "strides must be positive, got ", v);
   pool_padding(padding_, name());
   TFCC_CHECK_ARG(options.data_format == "channels_last", "Layer '", name(),
                  "': only data_format='channels_last' is supported");
-}
-
-Config Pooling2D::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("pool_size", config::repr(pool_size_));
-  c.emplace_back("padding", config::repr(padding_));
-  c.emplace_back("strides", config::repr(strides_));
-  c.emplace_back("data_format", config::repr(std::string("channels_last")));
-  return c;
 }
 
 MaxPooling2D::MaxPooling2D(IntOrTuple pool_size, Options options)
@@ -61,36 +55,68 @@ Tensor AveragePooling2D::call(const Tensor& x, bool) {
 
 GlobalAveragePooling2D::GlobalAveragePooling2D(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "global_average_pooling2d"),
-      keepdims_(options.keepdims) {}
+      options_(std::move(options)) {
+  TFCC_CHECK_ARG(options_.data_format == "channels_last", "Layer '", name(),
+                 "': only data_format='channels_last' is supported");
+}
 
 Tensor GlobalAveragePooling2D::call(const Tensor& x, bool) {
   check_input(x, name());
-  return global_avg_pool2d(x, keepdims_);
+  return global_avg_pool2d(x, options_.keepdims);
 }
 
 GlobalMaxPooling2D::GlobalMaxPooling2D(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "global_max_pooling2d"),
-      keepdims_(options.keepdims) {}
+      options_(std::move(options)) {
+  TFCC_CHECK_ARG(options_.data_format == "channels_last", "Layer '", name(),
+                 "': only data_format='channels_last' is supported");
+}
 
 Tensor GlobalMaxPooling2D::call(const Tensor& x, bool) {
   check_input(x, name());
-  return global_max_pool2d(x, keepdims_);
+  return global_max_pool2d(x, options_.keepdims);
 }
 
 namespace {
-Config global_pooling_config(Config c, bool keepdims) {
-  c.emplace_back("data_format", config::repr(std::string("channels_last")));
-  c.emplace_back("keepdims", config::repr(keepdims));
-  return c;
+template <typename L>
+config::LayerSchema pooling_schema(Pooling2DOptions L::*options,
+                                   std::vector<int64_t> L::*pool_size) {
+  return config::schema<L>(options)
+      .arg("pool_size", pool_size)
+      .option("padding", &Pooling2DOptions::padding)
+      .option("strides", &Pooling2DOptions::strides)
+      .option("data_format", &Pooling2DOptions::data_format);
+}
+template <typename L>
+config::LayerSchema global_pooling_schema(GlobalPooling2DOptions L::*options) {
+  return config::schema<L>(options)
+      .option("data_format", &GlobalPooling2DOptions::data_format)
+      .option("keepdims", &GlobalPooling2DOptions::keepdims);
 }
 }  // namespace
 
-Config GlobalAveragePooling2D::get_config() const {
-  return global_pooling_config(Layer::get_config(), keepdims_);
+const config::LayerSchema& MaxPooling2D::config_schema() {
+  static const config::LayerSchema schema =
+      pooling_schema<MaxPooling2D>(&MaxPooling2D::options_, &MaxPooling2D::pool_size_);
+  return schema;
 }
 
-Config GlobalMaxPooling2D::get_config() const {
-  return global_pooling_config(Layer::get_config(), keepdims_);
+const config::LayerSchema& AveragePooling2D::config_schema() {
+  static const config::LayerSchema schema =
+      pooling_schema<AveragePooling2D>(&AveragePooling2D::options_, &AveragePooling2D::pool_size_);
+  return schema;
+}
+
+const config::LayerSchema& GlobalAveragePooling2D::config_schema() {
+  static const config::LayerSchema schema =
+      global_pooling_schema<GlobalAveragePooling2D>(&GlobalAveragePooling2D::options_);
+  return schema;
+}
+
+const config::LayerSchema& GlobalMaxPooling2D::config_schema() {
+  static const config::LayerSchema schema =
+      global_pooling_schema<GlobalMaxPooling2D>(&GlobalMaxPooling2D::options_);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

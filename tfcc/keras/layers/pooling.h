@@ -26,19 +26,18 @@ struct Pooling2DOptions {
 
 /// The windowed 2-D pooling layers' shared part: window, strides, padding and config.
 class Pooling2D : public Layer {
- public:
-  Config get_config() const override;
-
  protected:
   Pooling2D(IntOrTuple pool_size, const Pooling2DOptions& options, const char* default_name);
 
   std::vector<int64_t> pool_size_, strides_;
   std::string padding_;
+  Pooling2DOptions options_;  // strides expanded
 };
 
 /// The maximum of each window.
 class MaxPooling2D : public Pooling2D {
   TFCC_KERAS_LAYER(MaxPooling2D)
+  TFCC_KERAS_CONFIG(MaxPooling2D)
  public:
   using Options = Pooling2DOptions;
   explicit MaxPooling2D(IntOrTuple pool_size = 2, Options options = {});
@@ -50,6 +49,7 @@ class MaxPooling2D : public Pooling2D {
 /// The mean of each window (padding never counted).
 class AveragePooling2D : public Pooling2D {
   TFCC_KERAS_LAYER(AveragePooling2D)
+  TFCC_KERAS_CONFIG(AveragePooling2D)
  public:
   using Options = Pooling2DOptions;
   explicit AveragePooling2D(IntOrTuple pool_size = 2, Options options = {});
@@ -60,6 +60,7 @@ class AveragePooling2D : public Pooling2D {
 
 /// Options of the global pooling layers.
 struct GlobalPooling2DOptions {
+  std::string data_format = "channels_last";
   bool keepdims = false;
   std::string name;
   bool trainable = true;
@@ -69,31 +70,31 @@ struct GlobalPooling2DOptions {
 /// The mean over height and width: (b, h, w, c) -> (b, c).
 class GlobalAveragePooling2D : public Layer {
   TFCC_KERAS_LAYER(GlobalAveragePooling2D)
+  TFCC_KERAS_CONFIG(GlobalAveragePooling2D)
  public:
   using Options = GlobalPooling2DOptions;
   explicit GlobalAveragePooling2D(Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
 
  private:
-  bool keepdims_;
+  Options options_;
 };
 
 /// The maximum over height and width: (b, h, w, c) -> (b, c).
 class GlobalMaxPooling2D : public Layer {
   TFCC_KERAS_LAYER(GlobalMaxPooling2D)
+  TFCC_KERAS_CONFIG(GlobalMaxPooling2D)
  public:
   using Options = GlobalPooling2DOptions;
   explicit GlobalMaxPooling2D(Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
 
  private:
-  bool keepdims_;
+  Options options_;
 };
 
 }  // namespace tfcc::keras::layers

@@ -1,5 +1,6 @@
 #include "tfcc/keras/layers/preprocessing.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -8,12 +9,41 @@
 namespace tfcc::keras::layers {
 namespace {
 
-std::string repr_list(const std::optional<std::vector<double>>& v) {
-  if (!v) return "None";
-  std::string s = "[";
-  for (size_t i = 0; i < v->size(); ++i) s += (i ? ", " : "") + config::repr((*v)[i]);
-  return s + "]";
-}
+// Normalization's axis: an int or a tuple of ints (-1 stays -1), as Keras writes either.
+struct AxisList {
+  static std::string repr(const std::vector<int64_t>& v) { return config::Ints::repr(v); }
+  static void read(const Json& v, std::vector<int64_t>& out, std::string_view what) {
+    if (v.is_null()) return;
+    if (v.type() == Json::Type::kNumber) {
+      out = {v.as_int(what)};
+      return;
+    }
+    config::Ints::read(v, out, what);
+  }
+};
+
+// Normalization's mean / variance: None, a number or a list of numbers.
+struct Numbers {
+  static std::string repr(const std::optional<std::vector<double>>& v) {
+    if (!v) return "None";
+    std::string s = "[";
+    for (size_t i = 0; i < v->size(); ++i) s += (i ? ", " : "") + config::repr((*v)[i]);
+    return s + "]";
+  }
+  static void read(const Json& v, std::optional<std::vector<double>>& out, std::string_view what) {
+    if (v.is_null()) {
+      out.reset();
+      return;
+    }
+    if (v.type() != Json::Type::kArray) {
+      out = std::vector<double>{v.as_number(what)};
+      return;
+    }
+    std::vector<double> values;
+    for (const Json& e : v.items(what)) values.push_back(e.as_number(what));
+    out = std::move(values);
+  }
+};
 
 }  // namespace
 
@@ -26,11 +56,11 @@ Tensor Rescaling::call(const Tensor& x, bool) {
   return add(multiply(cast(x, dtype()), scale_), options_.offset);
 }
 
-Config Rescaling::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("scale", config::repr(scale_));
-  c.emplace_back("offset", config::repr(options_.offset));
-  return c;
+const config::LayerSchema& Rescaling::config_schema() {
+  static const config::LayerSchema schema = config::schema<Rescaling>(&Rescaling::options_)
+                                                .arg("scale", &Rescaling::scale_)
+                                                .option("offset", &Options::offset);
+  return schema;
 }
 
 Normalization::Normalization(Options options)
@@ -84,13 +114,13 @@ Tensor Normalization::call(const Tensor& inputs, bool) {
   return divide(subtract(x, mean), deviation);
 }
 
-Config Normalization::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("axis", config::repr(options_.axis));
-  c.emplace_back("invert", config::repr(options_.invert));
-  c.emplace_back("mean", repr_list(options_.mean));
-  c.emplace_back("variance", repr_list(options_.variance));
-  return c;
+const config::LayerSchema& Normalization::config_schema() {
+  static const config::LayerSchema schema = config::schema<Normalization>(&Normalization::options_)
+                                                .option<AxisList>("axis", &Options::axis)
+                                                .option("invert", &Options::invert)
+                                                .option<Numbers>("mean", &Options::mean)
+                                                .option<Numbers>("variance", &Options::variance);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

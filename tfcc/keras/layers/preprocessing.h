@@ -26,10 +26,10 @@ struct RescalingOptions {
 /// y = cast(x, dtype) * scale + offset.
 class Rescaling : public Layer {
   TFCC_KERAS_LAYER(Rescaling)
+  TFCC_KERAS_CONFIG(Rescaling)
  public:
   using Options = RescalingOptions;
   explicit Rescaling(double scale, Options options = {});
-  Config get_config() const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -57,10 +57,10 @@ struct NormalizationOptions {
 /// y = (x - mean) / max(sqrt(variance), 1e-7), statistics broadcast along `axis`.
 class Normalization : public Layer {
   TFCC_KERAS_LAYER(Normalization)
+  TFCC_KERAS_CONFIG(Normalization)
  public:
   using Options = NormalizationOptions;
   explicit Normalization(Options options = {});
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;

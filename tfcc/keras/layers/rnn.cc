@@ -1,5 +1,7 @@
 #include "tfcc/keras/layers/rnn.h"
 
+#include "tfcc/keras/engine/config_schema.h"
+#include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -63,24 +65,6 @@ void RNNCell::build_gates(const PartialShape& s, int64_t gates) {
   recurrent_kernel_ = add_weight("recurrent_kernel", Shape{units_, gates * units_},
                                  {.initializer = options_.recurrent_initializer,
                                   .regularizer = options_.recurrent_regularizer});
-}
-
-Config RNNCell::get_config() const {
-  Config c = Layer::get_config();
-  const std::string cls = class_name();
-  c.emplace_back("units", config::repr(units_));
-  c.emplace_back("activation", config::repr(options_.activation.name));
-  if (cls != "SimpleRNNCell") {
-    c.emplace_back("recurrent_activation", config::repr(options_.recurrent_activation.name));
-  }
-  c.emplace_back("use_bias", config::repr(options_.use_bias));
-  if (cls == "LSTMCell")
-    c.emplace_back("unit_forget_bias", config::repr(options_.unit_forget_bias));
-  c.emplace_back("kernel_regularizer", config::repr(options_.kernel_regularizer));
-  c.emplace_back("recurrent_regularizer", config::repr(options_.recurrent_regularizer));
-  c.emplace_back("bias_regularizer", config::repr(options_.bias_regularizer));
-  if (cls == "GRUCell") c.emplace_back("reset_after", config::repr(options_.reset_after));
-  return c;
 }
 
 SimpleRNNCell::SimpleRNNCell(int64_t units, RNNCellOptions options)
@@ -238,30 +222,6 @@ Tensors RNN::call_n(const Tensors& inputs, bool training) {
   return result;
 }
 
-Config RNN::get_config() const {
-  Config c = Layer::get_config();
-  c.emplace_back("return_sequences", config::repr(options_.return_sequences));
-  c.emplace_back("return_state", config::repr(options_.return_state));
-  c.emplace_back("go_backwards", config::repr(options_.go_backwards));
-  // SimpleRNN, LSTM and GRU write their cell's settings at the top level, as Keras does.
-  const std::string cls = class_name();
-  if (cls == "SimpleRNN" || cls == "LSTM" || cls == "GRU") {
-    for (auto& [key, value] : cell_->get_config()) {
-      if (key != "name" && key != "trainable" && key != "dtype") c.emplace_back(key, value);
-    }
-    return c;
-  }
-  // A generic RNN carries its cell serialized, as Keras: {'class_name': ..., 'config': {...}}.
-  std::string cell = "{'class_name': " + config::repr(cell_->class_name()) + ", 'config': {";
-  bool first = true;
-  for (auto& [key, value] : cell_->get_config()) {
-    cell += (first ? "" : ", ") + config::repr(key) + ": " + value;
-    first = false;
-  }
-  c.emplace_back("cell", cell + "}}");
-  return c;
-}
-
 namespace {
 RNNCellOptions cell_options(const RecurrentOptions& o) {
   return {o.activation,
@@ -286,12 +246,132 @@ RNNOptions rnn_options(const RecurrentOptions& o) {
 
 SimpleRNN::SimpleRNN(int64_t units, RecurrentOptions options)
     : RNN(std::make_shared<SimpleRNNCell>(units, cell_options(options)), rnn_options(options),
-          "simple_rnn") {}
+          "simple_rnn"),
+      units_(units),
+      options_(std::move(options)) {}
 
 LSTM::LSTM(int64_t units, RecurrentOptions options)
-    : RNN(std::make_shared<LSTMCell>(units, cell_options(options)), rnn_options(options), "lstm") {}
+    : RNN(std::make_shared<LSTMCell>(units, cell_options(options)), rnn_options(options), "lstm"),
+      units_(units),
+      options_(std::move(options)) {}
 
 GRU::GRU(int64_t units, RecurrentOptions options)
-    : RNN(std::make_shared<GRUCell>(units, cell_options(options)), rnn_options(options), "gru") {}
+    : RNN(std::make_shared<GRUCell>(units, cell_options(options)), rnn_options(options), "gru"),
+      units_(units),
+      options_(std::move(options)) {}
+
+namespace {
+
+// A cell as its RNN's config holds it: {'class_name': ..., 'config': {...}}; read back through
+// the layer registry, so a registered custom cell works too.
+struct CellCodec {
+  static std::string repr(const std::shared_ptr<RNNCell>& cell) {
+    std::string out = "{'class_name': " + config::repr(cell->class_name()) + ", 'config': {";
+    bool first = true;
+    for (auto& [key, value] : cell->get_config()) {
+      out += (first ? "" : ", ") + config::repr(key) + ": " + value;
+      first = false;
+    }
+    return out + "}}";
+  }
+  static void read(const saving::Json& v, std::shared_ptr<RNNCell>& out, std::string_view) {
+    const std::string cls = v.at("class_name", "RNN cell").as_string("cell.class_name");
+    out = std::dynamic_pointer_cast<RNNCell>(
+        saving::layer_from_config(cls, v.at("config", "RNN cell")));
+    TFCC_CHECK_ARG(out != nullptr, "RNN config: the cell '", cls,
+                   "' is not a recurrent cell (a layers::RNNCell)");
+  }
+};
+
+// The keys of a cell (SimpleRNNCell: no recurrent activation; LSTMCell: unit_forget_bias;
+// GRUCell: reset_after), after `units`, in Keras' order. `Builder` fills RNNCellOptions or
+// RecurrentOptions.
+template <typename O, typename Builder>
+auto cell_keys(Builder b, bool recurrent_activation, bool unit_forget_bias, bool reset_after) {
+  b = std::move(b).option("activation", &O::activation);
+  if (recurrent_activation) {
+    b = std::move(b).option("recurrent_activation", &O::recurrent_activation);
+  }
+  b = std::move(b)
+          .option("use_bias", &O::use_bias)
+          .option("kernel_initializer", &O::kernel_initializer)
+          .option("recurrent_initializer", &O::recurrent_initializer)
+          .option("bias_initializer", &O::bias_initializer);
+  if (unit_forget_bias) b = std::move(b).option("unit_forget_bias", &O::unit_forget_bias);
+  b = std::move(b)
+          .option("kernel_regularizer", &O::kernel_regularizer)
+          .option("recurrent_regularizer", &O::recurrent_regularizer)
+          .option("bias_regularizer", &O::bias_regularizer);
+  if (reset_after) b = std::move(b).option("reset_after", &O::reset_after);
+  return b;
+}
+
+template <typename Cell>
+config::LayerSchema cell_schema(RNNCellOptions Cell::*options, int64_t Cell::*units, bool gates,
+                                bool lstm, bool gru) {
+  return cell_keys<RNNCellOptions>(config::schema<Cell>(options).arg("units", units), gates, lstm,
+                                   gru);
+}
+
+// SimpleRNN / LSTM / GRU: the RNN's keys, then the cell's at the top level, as Keras writes them.
+template <typename L>
+config::LayerSchema recurrent_schema(RecurrentOptions L::*options, int64_t L::*units, bool gates,
+                                     bool lstm, bool gru) {
+  return cell_keys<RecurrentOptions>(
+      config::schema<L>(options)
+          .option("return_sequences", &RecurrentOptions::return_sequences)
+          .option("return_state", &RecurrentOptions::return_state)
+          .option("go_backwards", &RecurrentOptions::go_backwards)
+          .arg("units", units),
+      gates, lstm, gru);
+}
+
+}  // namespace
+
+const config::LayerSchema& SimpleRNNCell::config_schema() {
+  static const config::LayerSchema schema = cell_schema<SimpleRNNCell>(
+      &SimpleRNNCell::options_, &SimpleRNNCell::units_, false, false, false);
+  return schema;
+}
+
+const config::LayerSchema& LSTMCell::config_schema() {
+  static const config::LayerSchema schema =
+      cell_schema<LSTMCell>(&LSTMCell::options_, &LSTMCell::units_, true, true, false);
+  return schema;
+}
+
+const config::LayerSchema& GRUCell::config_schema() {
+  static const config::LayerSchema schema =
+      cell_schema<GRUCell>(&GRUCell::options_, &GRUCell::units_, true, false, true);
+  return schema;
+}
+
+const config::LayerSchema& RNN::config_schema() {
+  static const config::LayerSchema schema =
+      config::schema<RNN>(&RNN::options_)
+          .option("return_sequences", &Options::return_sequences)
+          .option("return_state", &Options::return_state)
+          .option("go_backwards", &Options::go_backwards)
+          .arg<CellCodec>("cell", &RNN::cell_);
+  return schema;
+}
+
+const config::LayerSchema& SimpleRNN::config_schema() {
+  static const config::LayerSchema schema =
+      recurrent_schema<SimpleRNN>(&SimpleRNN::options_, &SimpleRNN::units_, false, false, false);
+  return schema;
+}
+
+const config::LayerSchema& LSTM::config_schema() {
+  static const config::LayerSchema schema =
+      recurrent_schema<LSTM>(&LSTM::options_, &LSTM::units_, true, true, false);
+  return schema;
+}
+
+const config::LayerSchema& GRU::config_schema() {
+  static const config::LayerSchema schema =
+      recurrent_schema<GRU>(&GRU::options_, &GRU::units_, true, false, true);
+  return schema;
+}
 
 }  // namespace tfcc::keras::layers

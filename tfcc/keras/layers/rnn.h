@@ -53,7 +53,6 @@ class RNNCell : public Layer {
   const Variable& kernel() const { return kernel_; }
   const Variable& recurrent_kernel() const { return recurrent_kernel_; }
   const Variable& bias() const { return bias_; }
-  Config get_config() const override;
 
  protected:
   /// Creates kernel, recurrent_kernel and bias for `gates` gates.
@@ -73,6 +72,7 @@ class RNNCell : public Layer {
 /// h = activation(x W + h_prev U + b).
 class SimpleRNNCell : public RNNCell {
   TFCC_KERAS_LAYER(SimpleRNNCell)
+  TFCC_KERAS_CONFIG(SimpleRNNCell)
  public:
   explicit SimpleRNNCell(int64_t units, RNNCellOptions options = {});
 
@@ -84,6 +84,7 @@ class SimpleRNNCell : public RNNCell {
 /// Long short-term memory step; states (h, c).
 class LSTMCell : public RNNCell {
   TFCC_KERAS_LAYER(LSTMCell)
+  TFCC_KERAS_CONFIG(LSTMCell)
  public:
   explicit LSTMCell(int64_t units, RNNCellOptions options = {});
   std::vector<int64_t> state_size() const override { return {units_, units_}; }
@@ -96,6 +97,7 @@ class LSTMCell : public RNNCell {
 /// Gated recurrent unit step (Keras 2: reset_after = true by default).
 class GRUCell : public RNNCell {
   TFCC_KERAS_LAYER(GRUCell)
+  TFCC_KERAS_CONFIG(GRUCell)
  public:
   explicit GRUCell(int64_t units, RNNCellOptions options = {});
 
@@ -118,6 +120,7 @@ struct RNNOptions {
 /// output with return_sequences), then the final states with return_state.
 class RNN : public Layer {
   TFCC_KERAS_LAYER(RNN)
+  TFCC_KERAS_CONFIG(RNN)
  public:
   using Options = RNNOptions;
   /// Wraps `cell` (a cell value, moved, or a shared_ptr).
@@ -129,7 +132,6 @@ class RNN : public Layer {
   explicit RNN(std::shared_ptr<RNNCell> cell, Options options = {},
                const std::string& default_name = "rnn");
   const std::shared_ptr<RNNCell>& cell() const { return cell_; }
-  Config get_config() const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -163,22 +165,37 @@ struct RecurrentOptions {
 /// RNN(SimpleRNNCell(units)).
 class SimpleRNN : public RNN {
   TFCC_KERAS_LAYER(SimpleRNN)
+  TFCC_KERAS_CONFIG(SimpleRNN)
  public:
   explicit SimpleRNN(int64_t units, RecurrentOptions options = {});
+
+ private:
+  int64_t units_;
+  RecurrentOptions options_;
 };
 
 /// RNN(LSTMCell(units)).
 class LSTM : public RNN {
   TFCC_KERAS_LAYER(LSTM)
+  TFCC_KERAS_CONFIG(LSTM)
  public:
   explicit LSTM(int64_t units, RecurrentOptions options = {});
+
+ private:
+  int64_t units_;
+  RecurrentOptions options_;
 };
 
 /// RNN(GRUCell(units)).
 class GRU : public RNN {
   TFCC_KERAS_LAYER(GRU)
+  TFCC_KERAS_CONFIG(GRU)
  public:
   explicit GRU(int64_t units, RecurrentOptions options = {});
+
+ private:
+  int64_t units_;
+  RecurrentOptions options_;
 };
 
 }  // namespace tfcc::keras::layers

@@ -4,6 +4,7 @@
 #include "tfcc/keras/optimizers/adam.h"
 
 #include "tfcc/keras/optimizers/concrete.h"
+#include "tfcc/keras/optimizers/optimizer_schema.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/operand.h"
@@ -150,6 +151,46 @@ void Nadam::update_step(const Tensor& g, const Variable& var, std::span<const Te
   Tensor v_hat = multiply(v.read_value(), coef[3]);
   Tensor update = divide(multiply(m_hat, coef[0]), add(sqrt(v_hat), epsilon_));
   var.assign_sub(update);
+}
+
+// ---- configs: beta_1, beta_2, epsilon (and amsgrad), in Keras' order ----------------------
+
+const ConfigSchema<Optimizer>& Adam::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Adam, AdamOptions>()
+          .option("beta_1", &Adam::beta_1_, &AdamOptions::beta_1)
+          .option("beta_2", &Adam::beta_2_, &AdamOptions::beta_2)
+          .option("epsilon", &Adam::epsilon_, &AdamOptions::epsilon)
+          .option("amsgrad", &Adam::amsgrad_, &AdamOptions::amsgrad);
+  return schema;
+}
+
+const ConfigSchema<Optimizer>& AdamW::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<AdamW, AdamWOptions>()
+          .option("beta_1", &AdamW::beta_1_, &AdamWOptions::beta_1)
+          .option("beta_2", &AdamW::beta_2_, &AdamWOptions::beta_2)
+          .option("epsilon", &AdamW::epsilon_, &AdamWOptions::epsilon)
+          .option("amsgrad", &AdamW::amsgrad_, &AdamWOptions::amsgrad);
+  return schema;
+}
+
+const ConfigSchema<Optimizer>& Adamax::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Adamax, AdamaxOptions>()
+          .option("beta_1", &Adamax::beta_1_, &AdamaxOptions::beta_1)
+          .option("beta_2", &Adamax::beta_2_, &AdamaxOptions::beta_2)
+          .option("epsilon", &Adamax::epsilon_, &AdamaxOptions::epsilon);
+  return schema;
+}
+
+const ConfigSchema<Optimizer>& Nadam::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Nadam, NadamOptions>()
+          .option("beta_1", &Nadam::beta_1_, &NadamOptions::beta_1)
+          .option("beta_2", &Nadam::beta_2_, &NadamOptions::beta_2)
+          .option("epsilon", &Nadam::epsilon_, &NadamOptions::epsilon);
+  return schema;
 }
 
 }  // namespace tfcc::keras::optimizers

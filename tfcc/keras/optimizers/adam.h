@@ -31,6 +31,7 @@ struct AdamOptions {
 
 /// tf.keras.optimizers.Adam; slots "m", "v" (and "vhat" with amsgrad).
 class Adam : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Adam)
  public:
   explicit Adam(AdamOptions options = {});
   explicit Adam(LearningRate learning_rate) : Adam(AdamOptions{.learning_rate = learning_rate}) {}
@@ -38,14 +39,13 @@ class Adam : public Optimizer {
   std::string class_name() const override { return "Adam"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   Adam(OptimizerConfig config, double beta_1, double beta_2, double epsilon, bool amsgrad);
   void build(const Variable& var) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;
 
- private:
+ protected:
   double beta_1_, beta_2_, epsilon_;
   bool amsgrad_;
 };
@@ -67,6 +67,7 @@ struct AdamWOptions {
 /// tf.keras.optimizers.AdamW: Adam with decoupled weight decay var -= var * wd * lr before the
 /// Adam update.
 class AdamW : public Adam {
+  TFCC_KERAS_OPTIMIZER_CONFIG(AdamW)
  public:
   explicit AdamW(AdamWOptions options = {});
   std::string class_name() const override { return "AdamW"; }
@@ -84,13 +85,13 @@ struct AdamaxOptions {
 
 /// tf.keras.optimizers.Adamax; slots "m", "u".
 class Adamax : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Adamax)
  public:
   explicit Adamax(AdamaxOptions options = {});
 
   std::string class_name() const override { return "Adamax"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;
   void update_step(const Tensor& gradient, const Variable& var,
@@ -112,13 +113,13 @@ struct NadamOptions {
 
 /// tf.keras.optimizers.Nadam; slots "m", "v" and the scalar "u_product".
 class Nadam : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Nadam)
  public:
   explicit Nadam(NadamOptions options = {});
 
   std::string class_name() const override { return "Nadam"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void prepare_step(DType dtype) override;
   std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step) override;

@@ -1,6 +1,7 @@
 // Ftrl's update (keras/optimizers/ftrl.py).
 #include "tfcc/keras/optimizers/ftrl.h"
 
+#include "tfcc/keras/optimizers/optimizer_schema.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/operand.h"
@@ -56,6 +57,26 @@ void Ftrl::update_step(const Tensor& g, const Variable& var, std::span<const Ten
   double l1 = options_.l1_regularization_strength;
   var.assign(divide(subtract(clip_by_value(z, -l1, l1), z), quadratic));
   accum.assign(new_accum);
+}
+
+const ConfigSchema<Optimizer>& Ftrl::config_schema() {
+  // Ftrl keeps its options struct: each key is read from the same field it is written to.
+  auto opt = [](auto field) { return [field](const Ftrl& f) { return f.options_.*field; }; };
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Ftrl, FtrlOptions>()
+          .option("learning_rate_power", opt(&FtrlOptions::learning_rate_power),
+                  &FtrlOptions::learning_rate_power)
+          .option("initial_accumulator_value", opt(&FtrlOptions::initial_accumulator_value),
+                  &FtrlOptions::initial_accumulator_value)
+          .option("l1_regularization_strength", opt(&FtrlOptions::l1_regularization_strength),
+                  &FtrlOptions::l1_regularization_strength)
+          .option("l2_regularization_strength", opt(&FtrlOptions::l2_regularization_strength),
+                  &FtrlOptions::l2_regularization_strength)
+          .option("l2_shrinkage_regularization_strength",
+                  opt(&FtrlOptions::l2_shrinkage_regularization_strength),
+                  &FtrlOptions::l2_shrinkage_regularization_strength)
+          .option("beta", opt(&FtrlOptions::beta), &FtrlOptions::beta);
+  return schema;
 }
 
 }  // namespace tfcc::keras::optimizers

@@ -29,13 +29,13 @@ struct FtrlOptions {
 /// tf.keras.optimizers.Ftrl; slots "accumulator" (starting at initial_accumulator_value) and
 /// "linear".
 class Ftrl : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Ftrl)
  public:
   explicit Ftrl(FtrlOptions options = {});
 
   std::string class_name() const override { return "Ftrl"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

@@ -63,6 +63,13 @@ class LearningRate {
   std::shared_ptr<schedules::LearningRateSchedule> schedule_;
 };
 
+class Optimizer;
+template <typename Base>
+class ConfigSchema;  // optimizer_schema.h
+/// A new optimizer from `config` by `schema`.
+std::shared_ptr<Optimizer> from_config(const ConfigSchema<Optimizer>& schema,
+                                       const saving::Json& config);
+
 /// Settings every optimizer shares (the common keyword arguments of tf.keras optimizers).
 struct OptimizerConfig {
   std::string name;
@@ -134,8 +141,9 @@ class Optimizer {
  protected:
   /// Creates the slots of a variable seen for the first time (add_slot calls).
   virtual void build(const Variable& var) = 0;
-  /// Adds the optimizer's own hyperparameters to get_config's object (default: none).
-  virtual void add_config(saving::Json& config) const;
+  /// The declared config of the class (TFCC_KERAS_OPTIMIZER_CONFIG): get_config's keys after
+  /// the shared ones (default: none).
+  virtual const ConfigSchema<Optimizer>* schema() const { return nullptr; }
   /// Scalars shared by every variable of one dtype for this step, from the learning rate and
   /// the step t = iterations + 1 (both already in that dtype). Default: {lr}.
   virtual std::vector<Tensor> step_coefficients(const Tensor& lr, const Tensor& local_step);
@@ -165,6 +173,26 @@ class Optimizer {
   std::unordered_map<uint64_t, bool> no_decay_ids_;
   std::vector<std::string> no_decay_names_;
 };
+
+/// Declares an optimizer class's config (optimizer_schema.h): get_config's own keys and the
+/// static from_config come from `Type::config_schema()`, which the .cc defines with
+/// optimizer_schema. One line in the class body.
+#define TFCC_KERAS_OPTIMIZER_CONFIG(Type)                                                       \
+ public:                                                                                        \
+  static const ::tfcc::keras::optimizers::ConfigSchema<::tfcc::keras::optimizers::Optimizer>&   \
+  config_schema();                                                                              \
+  static std::shared_ptr<::tfcc::keras::optimizers::Optimizer> from_config(                     \
+      const ::tfcc::keras::saving::Json& c) {                                                   \
+    return ::tfcc::keras::optimizers::from_config(config_schema(), c);                          \
+  }                                                                                             \
+                                                                                                \
+ protected:                                                                                     \
+  const ::tfcc::keras::optimizers::ConfigSchema<::tfcc::keras::optimizers::Optimizer>* schema() \
+      const override {                                                                          \
+    return &config_schema();                                                                    \
+  }                                                                                             \
+                                                                                                \
+ public:
 
 /// The settings every optimizer's options struct carries after its own (Keras' common keyword
 /// arguments), so that designated initialisers can set them: {.learning_rate = .., .clipnorm = ..}.

@@ -1,6 +1,7 @@
 // RMSprop, Adagrad and Adadelta updates (keras/optimizers/{rmsprop,adagrad,adadelta}.py).
 #include "tfcc/keras/optimizers/rmsprop.h"
 
+#include "tfcc/keras/optimizers/optimizer_schema.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/unary/unary.h"
 
@@ -84,6 +85,35 @@ void Adadelta::update_step(const Tensor& g, const Variable& var, std::span<const
   delta_acc.assign(
       add(multiply(delta_acc.read_value(), rho_), multiply(multiply(delta, delta), 1 - rho_)));
   var.assign_add(multiply(lr, delta));
+}
+
+// ---- configs ------------------------------------------------------------------------------
+
+const ConfigSchema<Optimizer>& RMSprop::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<RMSprop, RMSpropOptions>()
+          .option("rho", &RMSprop::rho_, &RMSpropOptions::rho)
+          .option("momentum", &RMSprop::momentum_, &RMSpropOptions::momentum)
+          .option("epsilon", &RMSprop::epsilon_, &RMSpropOptions::epsilon)
+          .option("centered", &RMSprop::centered_, &RMSpropOptions::centered);
+  return schema;
+}
+
+const ConfigSchema<Optimizer>& Adagrad::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Adagrad, AdagradOptions>()
+          .option("initial_accumulator_value", &Adagrad::initial_accumulator_value_,
+                  &AdagradOptions::initial_accumulator_value)
+          .option("epsilon", &Adagrad::epsilon_, &AdagradOptions::epsilon);
+  return schema;
+}
+
+const ConfigSchema<Optimizer>& Adadelta::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<Adadelta, AdadeltaOptions>()
+          .option("rho", &Adadelta::rho_, &AdadeltaOptions::rho)
+          .option("epsilon", &Adadelta::epsilon_, &AdadeltaOptions::epsilon);
+  return schema;
 }
 
 }  // namespace tfcc::keras::optimizers

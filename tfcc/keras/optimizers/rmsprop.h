@@ -30,13 +30,13 @@ struct RMSpropOptions {
 /// tf.keras.optimizers.RMSprop; slots "velocity", "momentum" (momentum > 0) and
 /// "average_gradient" (centered).
 class RMSprop : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(RMSprop)
  public:
   explicit RMSprop(RMSpropOptions options = {});
 
   std::string class_name() const override { return "RMSprop"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;
@@ -57,13 +57,13 @@ struct AdagradOptions {
 
 /// tf.keras.optimizers.Adagrad; slot "accumulator".
 class Adagrad : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Adagrad)
  public:
   explicit Adagrad(AdagradOptions options = {});
 
   std::string class_name() const override { return "Adagrad"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;
@@ -83,13 +83,13 @@ struct AdadeltaOptions {
 
 /// tf.keras.optimizers.Adadelta; slots "accumulated_grad", "accumulated_delta_var".
 class Adadelta : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(Adadelta)
  public:
   explicit Adadelta(AdadeltaOptions options = {});
 
   std::string class_name() const override { return "Adadelta"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

@@ -1,6 +1,7 @@
 // SGD's update (keras/optimizers/sgd.py).
 #include "tfcc/keras/optimizers/sgd.h"
 
+#include "tfcc/keras/optimizers/optimizer_schema.h"
 #include "tfcc/ops/training/training.h"
 
 namespace tfcc::keras::optimizers {
@@ -23,6 +24,14 @@ void SGD::update_step(const Tensor& g, const Variable& var, std::span<const Tens
   }
   // m = momentum * m - lr * g; var += m (nesterov: var += momentum * m - lr * g)
   training::apply_keras_momentum(var, slot(var, "m"), lr, g, momentum_, nesterov_);
+}
+
+const ConfigSchema<Optimizer>& SGD::config_schema() {
+  static const ConfigSchema<Optimizer> schema =
+      optimizer_schema<SGD, SGDOptions>()
+          .option("momentum", &SGD::momentum_, &SGDOptions::momentum)
+          .option("nesterov", &SGD::nesterov_, &SGDOptions::nesterov);
+  return schema;
 }
 
 }  // namespace tfcc::keras::optimizers

@@ -23,6 +23,7 @@ struct SGDOptions {
 /// tf.keras.optimizers.SGD. The momentum slot "m" exists only when momentum > 0 (with 0 Keras'
 /// update reduces to plain descent, which is what runs).
 class SGD : public Optimizer {
+  TFCC_KERAS_OPTIMIZER_CONFIG(SGD)
  public:
   explicit SGD(SGDOptions options = {});
   explicit SGD(LearningRate learning_rate) : SGD(SGDOptions{.learning_rate = learning_rate}) {}
@@ -30,7 +31,6 @@ class SGD : public Optimizer {
   std::string class_name() const override { return "SGD"; }
 
  protected:
-  void add_config(saving::Json& config) const override;
   void build(const Variable& var) override;
   void update_step(const Tensor& gradient, const Variable& var,
                    std::span<const Tensor> coef) override;

@@ -34,6 +34,10 @@ namespace tfcc::keras::saving {
 Json keras3_model_config(const Model& model);
 /// A Keras 3 model config (config.json) in the form model_from_config reads.
 Json config_from_keras3(const Json& config);
+/// One layer as config.json holds it: {"module", "class_name", "config", "registered_name"}.
+Json keras3_layer_entry(const Layer& layer);
+/// A layer from its config.json entry (through the layer registry).
+std::shared_ptr<Layer> layer_from_keras3(const Json& entry);
 /// Keras 3's compile config, in the form compile_from_config reads ({} or null: none).
 Json compile_config_from_keras3(const Json& compile_config);
 

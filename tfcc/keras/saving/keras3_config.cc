@@ -363,6 +363,14 @@ Json keras3_model_config(const Model& model) {
   return out;
 }
 
+Json keras3_layer_entry(const Layer& layer) { return layer_entry(layer); }
+
+std::shared_ptr<Layer> layer_from_keras3(const Json& entry) {
+  const Json e = entry_from_keras3(entry);
+  return layer_from_config(e.at("class_name", "layer").as_string("class_name"),
+                           e.at("config", "layer"));
+}
+
 Json config_from_keras3(const Json& config) {
   const std::string& cls = config.at("class_name", "model config").as_string("class_name");
   const Json& c = config.at("config", "model config");

@@ -17,281 +17,41 @@
 namespace tfcc::keras::saving {
 namespace {
 
-layers::IntOrTuple int_or_tuple(const Json& v, std::string_view what) {
-  layers::IntOrTuple out = 1;
-  out.values = int_list(v, what);
-  return out;
-}
-
-std::optional<int64_t> optional_int(const Json& config, const std::string& key) {
-  const Json* v = config.find(key);
-  if (!v || v->is_null()) return std::nullopt;
-  return v->as_int(key);
-}
-
-std::string str(const Json& config, const std::string& key, const std::string& fallback) {
-  const Json* v = config.find(key);
-  return v && !v->is_null() ? v->as_string(key) : fallback;
-}
-
-bool flag(const Json& config, const std::string& key, bool fallback) {
-  const Json* v = config.find(key);
-  return v && !v->is_null() ? v->as_bool(key) : fallback;
-}
-
-double num(const Json& config, const std::string& key, double fallback) {
-  const Json* v = config.find(key);
-  return v && !v->is_null() ? v->as_number(key) : fallback;
-}
-
-regularizers::Spec reg(const Json& config, const std::string& key) {
-  const Json* v = config.find(key);
-  return v ? regularizer_from_config(*v) : regularizers::Spec();
-}
-
-// The options a layer's config shares with others, filled from the config for whichever of
-// these members the options struct has: the table of keys below, applied by `requires`.
-template <typename Options>
-Options common_options(const Json& c) {
-  const LayerArgs a = layer_args_from_config(c);
-  Options o;
-  o.name = a.name;
-  o.trainable = a.trainable;
-  if constexpr (requires { o.input_shape; }) o.input_shape = a.input_shape;
-  if constexpr (requires { o.dtype; }) o.dtype = a.dtype;
-  if constexpr (requires { o.activation; }) o.activation = str(c, "activation", "linear");
-  if constexpr (requires { o.use_bias; }) o.use_bias = flag(c, "use_bias", true);
-  if constexpr (requires { o.padding; }) o.padding = str(c, "padding", "valid");
-  if constexpr (requires { o.data_format; }) {
-    o.data_format = str(c, "data_format", "channels_last");
-  }
-  if constexpr (requires { o.kernel_regularizer; })
-    o.kernel_regularizer = reg(c, "kernel_regularizer");
-  if constexpr (requires { o.bias_regularizer; }) o.bias_regularizer = reg(c, "bias_regularizer");
-  if constexpr (requires { o.activity_regularizer; }) {
-    o.activity_regularizer = reg(c, "activity_regularizer");
-  }
-  if constexpr (requires { o.strides; }) {
-    if (const Json* v = c.find("strides"); v && !v->is_null()) {
-      o.strides = int_or_tuple(*v, "strides");
-    }
-  }
-  return o;
-}
-
-// SimpleRNN / LSTM / GRU (the cell's settings at the top level of their config) and the cells
-// SimpleRNNCell / LSTMCell / GRUCell: `Options` is RecurrentOptions or RNNCellOptions.
-template <typename Options>
-Options recurrent_options(const Json& c, const char* default_recurrent_activation) {
-  auto o = common_options<Options>(c);
-  o.activation = str(c, "activation", "tanh");
-  o.recurrent_activation = str(c, "recurrent_activation", default_recurrent_activation);
-  o.unit_forget_bias = flag(c, "unit_forget_bias", true);
-  o.reset_after = flag(c, "reset_after", true);
-  o.recurrent_regularizer = reg(c, "recurrent_regularizer");
-  if constexpr (requires { o.return_sequences; }) {
-    o.return_sequences = flag(c, "return_sequences", false);
-    o.return_state = flag(c, "return_state", false);
-    o.go_backwards = flag(c, "go_backwards", false);
-  }
-  return o;
-}
-
-template <typename Recurrent, typename Options>
-LayerFactory recurrent_factory(const char* default_recurrent_activation) {
-  return [default_recurrent_activation](const Json& c) {
-    return std::make_shared<Recurrent>(c.at("units").as_int("units"),
-                                       recurrent_options<Options>(c, default_recurrent_activation));
-  };
-}
-
-// RNN(cell): the cell comes back through the registry (a registered custom cell works too).
-std::shared_ptr<Layer> rnn_from_config(const Json& c) {
-  auto o = common_options<layers::RNNOptions>(c);
-  o.return_sequences = flag(c, "return_sequences", false);
-  o.return_state = flag(c, "return_state", false);
-  o.go_backwards = flag(c, "go_backwards", false);
-  const Json& cell = c.at("cell");
-  const std::string cls = cell.at("class_name").as_string("cell.class_name");
-  auto rnn_cell =
-      std::dynamic_pointer_cast<layers::RNNCell>(layer_from_config(cls, cell.at("config")));
-  TFCC_CHECK_ARG(rnn_cell != nullptr, "RNN config: the cell '", cls,
-                 "' is not a recurrent cell (a layers::RNNCell)");
-  return std::make_shared<layers::RNN>(std::move(rnn_cell), o);
-}
-
-// The built-in layers' factories: the inverse of their get_config.
+// The built-in layers: each class's from_config, derived from its declared config.
 std::map<std::string, LayerFactory> builtins() {
   std::map<std::string, LayerFactory> m;
-  m["InputLayer"] = [](const Json& c) {
-    std::vector<int64_t> shape = int_list(c.at("batch_input_shape"), "batch_input_shape");
-    TFCC_CHECK_ARG(!shape.empty(), "InputLayer config: batch_input_shape is empty");
-    std::optional<int64_t> batch;
-    if (shape[0] >= 0) batch = shape[0];
-    return std::make_shared<InputLayer>(
-        std::vector<int64_t>(shape.begin() + 1, shape.end()),
-        InputLayer::Options{.name = str(c, "name", ""),
-                            .batch_size = batch,
-                            .dtype = dtype_from_name(str(c, "dtype", "float32"))});
-  };
-  m["Dense"] = [](const Json& c) {
-    return std::make_shared<layers::Dense>(c.at("units").as_int("units"),
-                                           common_options<layers::Dense::Options>(c));
-  };
-  m["Activation"] = [](const Json& c) {
-    return std::make_shared<layers::Activation>(str(c, "activation", "linear"),
-                                                layer_args_from_config(c));
-  };
-  m["Flatten"] = [](const Json& c) {
-    return std::make_shared<layers::Flatten>(layer_args_from_config(c));
-  };
-  m["Reshape"] = [](const Json& c) {
-    return std::make_shared<layers::Reshape>(int_list(c.at("target_shape"), "target_shape"),
-                                             layer_args_from_config(c));
-  };
-  m["Dropout"] = [](const Json& c) {
-    auto o = common_options<layers::Dropout::Options>(c);
-    if (const Json* ns = c.find("noise_shape"); ns && !ns->is_null()) {
-      o.noise_shape = int_list(*ns, "noise_shape");
-    }
-    o.seed = optional_int(c, "seed");
-    return std::make_shared<layers::Dropout>(c.at("rate").as_number("rate"), o);
-  };
-  m["Conv2D"] = [](const Json& c) {
-    auto o = common_options<layers::Conv2D::Options>(c);
-    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
-    o.groups = optional_int(c, "groups").value_or(1);
-    return std::make_shared<layers::Conv2D>(c.at("filters").as_int("filters"),
-                                            int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
-  };
-  m["MaxPooling2D"] = [](const Json& c) {
-    return std::make_shared<layers::MaxPooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
-                                                  common_options<layers::Pooling2DOptions>(c));
-  };
-  m["AveragePooling2D"] = [](const Json& c) {
-    return std::make_shared<layers::AveragePooling2D>(int_or_tuple(c.at("pool_size"), "pool_size"),
-                                                      common_options<layers::Pooling2DOptions>(c));
-  };
-  m["BatchNormalization"] = [](const Json& c) {
-    auto o = common_options<layers::BatchNormalization::Options>(c);
-    o.axis = optional_int(c, "axis").value_or(-1);
-    o.momentum = num(c, "momentum", 0.99);
-    o.epsilon = num(c, "epsilon", 1e-3);
-    o.center = flag(c, "center", true);
-    o.scale = flag(c, "scale", true);
-    return std::make_shared<layers::BatchNormalization>(o);
-  };
-  m["Add"] = [](const Json& c) { return std::make_shared<layers::Add>(layer_args_from_config(c)); };
-  m["Multiply"] = [](const Json& c) {
-    return std::make_shared<layers::Multiply>(layer_args_from_config(c));
-  };
-  m["Concatenate"] = [](const Json& c) {
-    auto o = common_options<layers::Concatenate::Options>(c);
-    o.axis = optional_int(c, "axis").value_or(-1);
-    return std::make_shared<layers::Concatenate>(o);
-  };
-  m["Conv1D"] = [](const Json& c) {
-    auto o = common_options<layers::Conv1D::Options>(c);
-    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
-    o.groups = optional_int(c, "groups").value_or(1);
-    std::vector<int64_t> k = int_list(c.at("kernel_size"), "kernel_size");
-    TFCC_CHECK_ARG(k.size() == 1, "Conv1D config: kernel_size must hold one integer");
-    return std::make_shared<layers::Conv1D>(c.at("filters").as_int("filters"), k[0], o);
-  };
-  m["Conv2DTranspose"] = [](const Json& c) {
-    auto o = common_options<layers::Conv2DTranspose::Options>(c);
-    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
-    return std::make_shared<layers::Conv2DTranspose>(
-        c.at("filters").as_int("filters"), int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
-  };
-  m["DepthwiseConv2D"] = [](const Json& c) {
-    auto o = common_options<layers::DepthwiseConv2D::Options>(c);
-    o.dilation_rate = int_or_tuple(c.at("dilation_rate"), "dilation_rate");
-    o.depth_multiplier = optional_int(c, "depth_multiplier").value_or(1);
-    o.depthwise_regularizer = reg(c, "depthwise_regularizer");
-    o.bias_regularizer = reg(c, "bias_regularizer");
-    o.activity_regularizer = reg(c, "activity_regularizer");
-    return std::make_shared<layers::DepthwiseConv2D>(
-        int_or_tuple(c.at("kernel_size"), "kernel_size"), o);
-  };
-  m["ZeroPadding2D"] = [](const Json& c) {
-    const auto& sides = c.at("padding").items("padding");
-    TFCC_CHECK_ARG(sides.size() == 2, "ZeroPadding2D config: padding must hold two pairs");
-    return std::make_shared<layers::ZeroPadding2D>(
-        std::vector<std::vector<int64_t>>{int_list(sides[0], "padding"),
-                                          int_list(sides[1], "padding")},
-        layer_args_from_config(c));
-  };
-  m["GlobalAveragePooling2D"] = [](const Json& c) {
-    auto o = common_options<layers::GlobalPooling2DOptions>(c);
-    o.keepdims = flag(c, "keepdims", false);
-    return std::make_shared<layers::GlobalAveragePooling2D>(o);
-  };
-  m["GlobalMaxPooling2D"] = [](const Json& c) {
-    auto o = common_options<layers::GlobalPooling2DOptions>(c);
-    o.keepdims = flag(c, "keepdims", false);
-    return std::make_shared<layers::GlobalMaxPooling2D>(o);
-  };
-  m["LayerNormalization"] = [](const Json& c) {
-    auto o = common_options<layers::LayerNormalization::Options>(c);
-    o.axis = optional_int(c, "axis").value_or(-1);
-    o.epsilon = num(c, "epsilon", 1e-3);
-    o.center = flag(c, "center", true);
-    o.scale = flag(c, "scale", true);
-    return std::make_shared<layers::LayerNormalization>(o);
-  };
-  m["ReLU"] = [](const Json& c) {
-    auto o = common_options<layers::ReLU::Options>(c);
-    if (const Json* v = c.find("max_value"); v && !v->is_null()) {
-      o.max_value = v->as_number("max_value");
-    }
-    o.negative_slope = num(c, "negative_slope", 0.0);
-    o.threshold = num(c, "threshold", 0.0);
-    return std::make_shared<layers::ReLU>(o);
-  };
-  m["Softmax"] = [](const Json& c) {
-    auto o = common_options<layers::Softmax::Options>(c);
-    o.axis = optional_int(c, "axis").value_or(-1);
-    return std::make_shared<layers::Softmax>(o);
-  };
-  m["Rescaling"] = [](const Json& c) {
-    auto o = common_options<layers::Rescaling::Options>(c);
-    o.offset = num(c, "offset", 0.0);
-    return std::make_shared<layers::Rescaling>(c.at("scale").as_number("scale"), o);
-  };
-  m["Normalization"] = [](const Json& c) {
-    auto o = common_options<layers::Normalization::Options>(c);
-    if (const Json* v = c.find("axis"); v && !v->is_null()) {
-      o.axis = v->type() == Json::Type::kArray ? int_list(*v, "axis")
-                                               : std::vector<int64_t>{v->as_int("axis")};
-    }
-    o.invert = flag(c, "invert", false);
-    auto numbers = [&](const char* key) -> std::optional<std::vector<double>> {
-      const Json* v = c.find(key);
-      if (!v || v->is_null()) return std::nullopt;
-      if (v->type() != Json::Type::kArray) return std::vector<double>{v->as_number(key)};
-      std::vector<double> out;
-      for (const Json& e : v->items(key)) out.push_back(e.as_number(key));
-      return out;
-    };
-    o.mean = numbers("mean");
-    o.variance = numbers("variance");
-    return std::make_shared<layers::Normalization>(o);
-  };
-  m["Embedding"] = [](const Json& c) {
-    auto o = common_options<layers::Embedding::Options>(c);
-    o.embeddings_regularizer = reg(c, "embeddings_regularizer");
-    return std::make_shared<layers::Embedding>(c.at("input_dim").as_int("input_dim"),
-                                               c.at("output_dim").as_int("output_dim"), o);
-  };
-  using layers::RecurrentOptions, layers::RNNCellOptions;
-  m["SimpleRNN"] = recurrent_factory<layers::SimpleRNN, RecurrentOptions>("tanh");
-  m["LSTM"] = recurrent_factory<layers::LSTM, RecurrentOptions>("sigmoid");
-  m["GRU"] = recurrent_factory<layers::GRU, RecurrentOptions>("sigmoid");
-  m["SimpleRNNCell"] = recurrent_factory<layers::SimpleRNNCell, RNNCellOptions>("tanh");
-  m["LSTMCell"] = recurrent_factory<layers::LSTMCell, RNNCellOptions>("sigmoid");
-  m["GRUCell"] = recurrent_factory<layers::GRUCell, RNNCellOptions>("sigmoid");
-  m["RNN"] = rnn_from_config;
+  m["InputLayer"] = InputLayer::from_config;
+  m["Dense"] = layers::Dense::from_config;
+  m["Activation"] = layers::Activation::from_config;
+  m["Flatten"] = layers::Flatten::from_config;
+  m["Reshape"] = layers::Reshape::from_config;
+  m["Dropout"] = layers::Dropout::from_config;
+  m["Conv1D"] = layers::Conv1D::from_config;
+  m["Conv2D"] = layers::Conv2D::from_config;
+  m["Conv2DTranspose"] = layers::Conv2DTranspose::from_config;
+  m["DepthwiseConv2D"] = layers::DepthwiseConv2D::from_config;
+  m["ZeroPadding2D"] = layers::ZeroPadding2D::from_config;
+  m["MaxPooling2D"] = layers::MaxPooling2D::from_config;
+  m["AveragePooling2D"] = layers::AveragePooling2D::from_config;
+  m["GlobalAveragePooling2D"] = layers::GlobalAveragePooling2D::from_config;
+  m["GlobalMaxPooling2D"] = layers::GlobalMaxPooling2D::from_config;
+  m["BatchNormalization"] = layers::BatchNormalization::from_config;
+  m["LayerNormalization"] = layers::LayerNormalization::from_config;
+  m["Add"] = layers::Add::from_config;
+  m["Multiply"] = layers::Multiply::from_config;
+  m["Concatenate"] = layers::Concatenate::from_config;
+  m["ReLU"] = layers::ReLU::from_config;
+  m["Softmax"] = layers::Softmax::from_config;
+  m["Embedding"] = layers::Embedding::from_config;
+  m["SimpleRNNCell"] = layers::SimpleRNNCell::from_config;
+  m["LSTMCell"] = layers::LSTMCell::from_config;
+  m["GRUCell"] = layers::GRUCell::from_config;
+  m["RNN"] = layers::RNN::from_config;
+  m["SimpleRNN"] = layers::SimpleRNN::from_config;
+  m["LSTM"] = layers::LSTM::from_config;
+  m["GRU"] = layers::GRU::from_config;
+  m["Rescaling"] = layers::Rescaling::from_config;
+  m["Normalization"] = layers::Normalization::from_config;
   return m;
 }
 
@@ -312,6 +72,14 @@ void register_layer(const std::string& class_name, LayerFactory factory) {
   Registry& r = registry();
   std::lock_guard lock(r.mu);
   r.factories[class_name] = std::move(factory);
+}
+
+std::vector<std::string> registered_layers() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  std::vector<std::string> out;
+  for (const auto& [name, factory] : r.factories) out.push_back(name);
+  return out;
 }
 
 bool is_layer_registered(const std::string& class_name) {
@@ -356,9 +124,13 @@ Json layer_config(const Layer& layer) {
 
 LayerArgs layer_args_from_config(const Json& config) {
   LayerArgs a;
-  a.name = str(config, "name", "");
-  a.trainable = flag(config, "trainable", true);
-  a.dtype = dtype_from_name(str(config, "dtype", "float32"));
+  if (const Json* v = config.find("name"); v && !v->is_null()) a.name = v->as_string("name");
+  if (const Json* v = config.find("trainable"); v && !v->is_null()) {
+    a.trainable = v->as_bool("trainable");
+  }
+  if (const Json* v = config.find("dtype"); v && !v->is_null()) {
+    a.dtype = dtype_from_name(v->as_string("dtype"));
+  }
   if (const Json* s = config.find("batch_input_shape"); s && !s->is_null()) {
     std::vector<int64_t> dims = int_list(*s, "batch_input_shape");
     TFCC_CHECK_ARG(!dims.empty(), "batch_input_shape is empty");
@@ -377,9 +149,13 @@ regularizers::Spec regularizer_from_config(const Json& value) {
   if (value.is_null()) return {};
   const std::string& cls = value.at("class_name", "regularizer").as_string("class_name");
   const Json& c = value.at("config", "regularizer");
-  if (cls == "L1") return regularizers::L1(num(c, "l1", 0.01));
-  if (cls == "L2") return regularizers::L2(num(c, "l2", 0.01));
-  if (cls == "L1L2") return regularizers::L1L2(num(c, "l1", 0.0), num(c, "l2", 0.0));
+  auto num = [&](const char* key, double fallback) {
+    const Json* v = c.find(key);
+    return v && !v->is_null() ? v->as_number(key) : fallback;
+  };
+  if (cls == "L1") return regularizers::L1(num("l1", 0.01));
+  if (cls == "L2") return regularizers::L2(num("l2", 0.01));
+  if (cls == "L1L2") return regularizers::L1L2(num("l1", 0.0), num("l2", 0.0));
   throw InvalidArgumentError(
       internal::str_cat("Unknown regularizer: '", cls, "' (known: L1, L2, L1L2)"));
 }

@@ -1,15 +1,18 @@
 // Layers by class name, so that keras::models::load_model can rebuild a model from its config
 // (Keras' custom objects). The built-in layers are registered; register your own layer (or
-// subclassed model) before loading a model that uses it:
+// subclassed model) before loading a model that uses it. A layer that declares its config
+// (TFCC_KERAS_CONFIG, engine/config_schema.h) registers its from_config:
 //
-//   class Scale : public keras::Layer { ... Config get_config() const override; };
+//   keras::saving::register_layer("Scale", &Scale::from_config);
+//   auto model = keras::models::load_model("/tmp/model");
+//
+// Any other factory works too: it receives the layer's config as JSON (get_config()'s values,
+// Python literals turned into JSON, plus "batch_input_shape" when the layer was given an
+// input_shape):
+//
 //   keras::saving::register_layer("Scale", [](const keras::saving::Json& config) {
 //     return std::make_shared<Scale>(config.at("factor").as_number("factor"));
 //   });
-//   auto model = keras::models::load_model("/tmp/model");
-//
-// A factory receives the layer's config as JSON: get_config()'s values (Python literals turned
-// into JSON), plus "batch_input_shape" when the layer was given an input_shape.
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
@@ -28,6 +31,8 @@ using LayerFactory = std::function<std::shared_ptr<Layer>(const Json& config)>;
 
 /// Registers (or replaces) the factory of `class_name` (as Layer::class_name() reports it).
 void register_layer(const std::string& class_name, LayerFactory factory);
+/// The registered class names, sorted.
+std::vector<std::string> registered_layers();
 /// True if `class_name` can be rebuilt.
 bool is_layer_registered(const std::string& class_name);
 /// Rebuilds a layer; InvalidArgumentError naming the class and how to register it when unknown.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "tfcc/keras/optimizers/optimizer_schema.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/operand.h"
@@ -96,6 +97,59 @@ Tensor PolynomialDecay::operator()(const Tensor& step) const {
   Tensor remaining = pow(subtract(1, p), scalar_tensor(options_.power, float32));
   return add(multiply(remaining, initial_ - options_.end_learning_rate),
              options_.end_learning_rate);
+}
+
+// ---- configs: Keras 3's keys and order; "name" is Keras 3's default name --------------------
+
+const ConfigSchema<LearningRateSchedule>& ExponentialDecay::config_schema() {
+  static const ConfigSchema<LearningRateSchedule> schema =
+      schedule_schema<ExponentialDecay, ExponentialDecayOptions>()
+          .arg<double>("initial_learning_rate", &ExponentialDecay::initial_)
+          .arg<double>("decay_steps", &ExponentialDecay::decay_steps_)
+          .arg<double>("decay_rate", &ExponentialDecay::decay_rate_)
+          .option("staircase", &ExponentialDecay::staircase_, &ExponentialDecayOptions::staircase)
+          .constant("name", Json("ExponentialDecay"));
+  return schema;
+}
+
+const ConfigSchema<LearningRateSchedule>& PiecewiseConstantDecay::config_schema() {
+  static const ConfigSchema<LearningRateSchedule> schema =
+      schedule_schema<PiecewiseConstantDecay>()
+          .arg<std::vector<double>>("boundaries", &PiecewiseConstantDecay::boundaries_)
+          .arg<std::vector<double>>("values", &PiecewiseConstantDecay::values_)
+          .constant("name", Json("PiecewiseConstant"));
+  return schema;
+}
+
+const ConfigSchema<LearningRateSchedule>& CosineDecay::config_schema() {
+  auto opt = [](auto field) { return [field](const CosineDecay& d) { return d.options_.*field; }; };
+  static const ConfigSchema<LearningRateSchedule> schema =
+      schedule_schema<CosineDecay, CosineDecayOptions>()
+          .arg<double>("initial_learning_rate", &CosineDecay::initial_)
+          .arg<double>("decay_steps", &CosineDecay::decay_steps_)
+          .option("alpha", opt(&CosineDecayOptions::alpha), &CosineDecayOptions::alpha)
+          .constant("name", Json("CosineDecay"))
+          .option("warmup_target", opt(&CosineDecayOptions::warmup_target),
+                  &CosineDecayOptions::warmup_target)
+          .option("warmup_steps", opt(&CosineDecayOptions::warmup_steps),
+                  &CosineDecayOptions::warmup_steps);
+  return schema;
+}
+
+const ConfigSchema<LearningRateSchedule>& PolynomialDecay::config_schema() {
+  auto opt = [](auto field) {
+    return [field](const PolynomialDecay& d) { return d.options_.*field; };
+  };
+  static const ConfigSchema<LearningRateSchedule> schema =
+      schedule_schema<PolynomialDecay, PolynomialDecayOptions>()
+          .arg<double>("initial_learning_rate", &PolynomialDecay::initial_)
+          .arg<double>("decay_steps", &PolynomialDecay::decay_steps_)
+          .option("end_learning_rate", opt(&PolynomialDecayOptions::end_learning_rate),
+                  &PolynomialDecayOptions::end_learning_rate)
+          .option("power", opt(&PolynomialDecayOptions::power), &PolynomialDecayOptions::power)
+          .option("cycle", opt(&PolynomialDecayOptions::cycle), &PolynomialDecayOptions::cycle)
+          .constant("name", Json("PolynomialDecay"));
+  return schema;
 }
 
 }  // namespace tfcc::keras::optimizers::schedules

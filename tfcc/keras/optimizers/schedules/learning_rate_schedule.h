@@ -8,6 +8,7 @@
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +16,36 @@
 #include "tfcc/core/tensor.h"
 #include "tfcc/keras/saving/json.h"
 
+namespace tfcc::keras::optimizers {
+template <typename Base>
+class ConfigSchema;  // optimizer_schema.h
+}  // namespace tfcc::keras::optimizers
+
 namespace tfcc::keras::optimizers::schedules {
+
+class LearningRateSchedule;
+/// A new schedule from `config` by `schema`.
+std::shared_ptr<LearningRateSchedule> from_config(const ConfigSchema<LearningRateSchedule>& schema,
+                                                  const saving::Json& config);
+
+/// Declares a schedule class's config (optimizer_schema.h): get_config and the static
+/// from_config come from `Type::config_schema()`, which the .cc defines with schedule_schema.
+#define TFCC_KERAS_SCHEDULE_CONFIG(Type)                                                          \
+ public:                                                                                          \
+  static const ::tfcc::keras::optimizers::ConfigSchema<                                           \
+      ::tfcc::keras::optimizers::schedules::LearningRateSchedule>&                                \
+  config_schema();                                                                                \
+  static std::shared_ptr<::tfcc::keras::optimizers::schedules::LearningRateSchedule> from_config( \
+      const ::tfcc::keras::saving::Json& c) {                                                     \
+    return ::tfcc::keras::optimizers::schedules::from_config(config_schema(), c);                 \
+  }                                                                                               \
+  const ::tfcc::keras::optimizers::ConfigSchema<                                                  \
+      ::tfcc::keras::optimizers::schedules::LearningRateSchedule>*                                \
+  schema() const override {                                                                       \
+    return &config_schema();                                                                      \
+  }                                                                                               \
+                                                                                                  \
+ public:
 
 /// Base of the schedules: a float32 scalar learning rate for an integer or float step.
 class LearningRateSchedule {
@@ -26,8 +56,11 @@ class LearningRateSchedule {
   /// Keras' class name ("ExponentialDecay", ...).
   virtual std::string name() const = 0;
   /// Keras' get_config(): the constructor's arguments by name, so serialization.h can rebuild
-  /// the schedule. Default: empty (a schedule defined outside tfcc cannot be rebuilt).
-  virtual saving::Json get_config() const { return saving::Json::object(); }
+  /// the schedule: the keys its class declares (TFCC_KERAS_SCHEDULE_CONFIG); empty without
+  /// (a schedule defined outside tfcc cannot be rebuilt).
+  virtual saving::Json get_config() const;
+  /// The declared config of the class, or null.
+  virtual const ConfigSchema<LearningRateSchedule>* schema() const { return nullptr; }
 };
 
 /// Options of ExponentialDecay.
@@ -36,12 +69,12 @@ struct ExponentialDecayOptions {
 };
 /// initial_learning_rate * decay_rate ^ (step / decay_steps).
 class ExponentialDecay : public LearningRateSchedule {
+  TFCC_KERAS_SCHEDULE_CONFIG(ExponentialDecay)
  public:
   ExponentialDecay(double initial_learning_rate, double decay_steps, double decay_rate,
                    ExponentialDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "ExponentialDecay"; }
-  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_, decay_rate_;
@@ -51,11 +84,11 @@ class ExponentialDecay : public LearningRateSchedule {
 /// values[0] while step <= boundaries[0], values[i] while boundaries[i-1] < step <=
 /// boundaries[i], values.back() after the last boundary.
 class PiecewiseConstantDecay : public LearningRateSchedule {
+  TFCC_KERAS_SCHEDULE_CONFIG(PiecewiseConstantDecay)
  public:
   PiecewiseConstantDecay(std::vector<double> boundaries, std::vector<double> values);
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "PiecewiseConstantDecay"; }
-  saving::Json get_config() const override;
 
  private:
   std::vector<double> boundaries_, values_;
@@ -71,11 +104,11 @@ struct CosineDecayOptions {
 };
 /// initial * ((1 - alpha) * 0.5 * (1 + cos(pi * min(step, decay_steps) / decay_steps)) + alpha).
 class CosineDecay : public LearningRateSchedule {
+  TFCC_KERAS_SCHEDULE_CONFIG(CosineDecay)
  public:
   CosineDecay(double initial_learning_rate, double decay_steps, CosineDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "CosineDecay"; }
-  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_;
@@ -90,12 +123,12 @@ struct PolynomialDecayOptions {
 };
 /// (initial - end) * (1 - min(step, decay_steps) / decay_steps) ^ power + end.
 class PolynomialDecay : public LearningRateSchedule {
+  TFCC_KERAS_SCHEDULE_CONFIG(PolynomialDecay)
  public:
   PolynomialDecay(double initial_learning_rate, double decay_steps,
                   PolynomialDecayOptions options = {});
   Tensor operator()(const Tensor& step) const override;
   std::string name() const override { return "PolynomialDecay"; }
-  saving::Json get_config() const override;
 
  private:
   double initial_, decay_steps_;
