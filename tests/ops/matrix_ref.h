@@ -97,7 +97,7 @@ inline std::pair<M, M> qr(const M& a, int64_t m, int64_t n) {
   const int64_t k = std::min(m, n);
   M q(size_t(m * k), 0), r(size_t(k * n), 0);
   for (int64_t j = 0; j < k; ++j) {
-    std::vector<double> v(size_t(m));
+    std::vector<double> v(static_cast<size_t>(m));
     for (int64_t i = 0; i < m; ++i) v[size_t(i)] = a[size_t(i * n + j)];
     for (int64_t t = 0; t < j; ++t) {
       double d = 0;

@@ -1,6 +1,7 @@
 // Conformance rows of the manip family: roll and boolean_mask, against index-arithmetic
 // references (data movement is exact).
 #include "tests/ops/array_ref.h"
+#include "tfcc/ops/manip/manip.h"
 
 namespace tfcc::conformance {
 namespace {

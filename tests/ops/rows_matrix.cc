@@ -7,6 +7,7 @@
 
 #include "tests/ops/array_ref.h"
 #include "tests/ops/matrix_ref.h"
+#include "tfcc/ops/matrix/matrix.h"
 
 namespace tfcc::conformance {
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "tests/ops/array_ref.h"
+#include "tfcc/ops/segment/segment.h"
 
 namespace tfcc::conformance {
 namespace {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "tests/ops/array_ref.h"
+#include "tfcc/ops/sorting/sorting.h"
 
 namespace tfcc::conformance {
 namespace {

@@ -85,6 +85,11 @@ Tensor boolean_mask(const Tensor& tensor, const Tensor& mask, int64_t axis, Loc 
                                        " does not fit a tensor of shape ", ts.to_string()));
   }
   std::vector<int64_t> dims;  // tensor's shape with the masked dims folded into one
+  int64_t masked = 1;         // their product, -1 when one is unknown
+  for (int64_t i = 0; i < k; ++i) {
+    const int64_t d = ms.dim(static_cast<int>(i));
+    masked = d < 0 || masked < 0 ? -1 : checked_mul(masked, d);
+  }
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t d = ts.dim(static_cast<int>(i));
     if (i >= axis && i < axis + k) {
@@ -95,7 +100,7 @@ Tensor boolean_mask(const Tensor& tensor, const Tensor& mask, int64_t axis, Loc 
                                    std::to_string(axis));
       }
       if (i > axis) continue;
-      dims.push_back(-1);
+      dims.push_back(masked);
       continue;
     }
     if (d < 0) {
@@ -107,7 +112,19 @@ Tensor boolean_mask(const Tensor& tensor, const Tensor& mask, int64_t axis, Loc 
     dims.push_back(d);
   }
   Tensor flat = reshape(tensor, dims, loc);
-  Tensor positions = reshape(where(reshape(mask, {-1}, loc), loc), {-1}, loc);
+  // A mask known now (eager, or a constant in a traced function) gives the positions now, so
+  // their count is static and gather's gradient works in traced code too.
+  Tensor positions;
+  if (!mask.is_symbolic()) {
+    std::vector<int64_t> kept;
+    const bool* m = mask.data<bool>();
+    for (int64_t i = 0; i < mask.num_elements(); ++i) {
+      if (m[i]) kept.push_back(i);
+    }
+    positions = Tensor::from_vector<int64_t>(kept, Shape{static_cast<int64_t>(kept.size())});
+  } else {
+    positions = reshape(where(reshape(mask, {-1}, loc), loc), {-1}, loc);
+  }
   return gather(flat, positions, axis, 0, loc);
 }
 

@@ -22,8 +22,9 @@ Tensor roll(const Tensor& input, std::vector<int64_t> shift, std::vector<int64_t
 
 /// The elements (or slices) of `tensor` where the bool `mask` is true: mask's shape must equal
 /// tensor.shape[axis : axis + mask.rank]; those dims become one of the number of true entries
-/// (known when the op runs: unknown inside a traced function). Composite of where and gather,
-/// so it is differentiable with respect to `tensor`.
+/// (known when the op runs: unknown inside a traced function whose mask is not a constant).
+/// Composite of where and gather, so it is differentiable with respect to `tensor` (inside a
+/// traced function only for a constant mask: gather's gradient needs the count at trace time).
 Tensor boolean_mask(const Tensor& tensor, const Tensor& mask, int64_t axis = 0,
                     Loc loc = Loc::current());
 

@@ -35,9 +35,10 @@ Tensor safe_reciprocal(const Tensor& x) {
   return where(nonzero, reciprocal(where(nonzero, x, ones_like(x))), zeros_like(x));
 }
 
-// x @ inv(r) for upper-triangular r, by a triangular solve on the adjoints.
+// x @ inv(r)^T for upper-triangular r (TensorFlow's _TriangularSolve), by a triangular solve
+// on the adjoints.
 Tensor right_solve_upper(const Tensor& x, const Tensor& r) {
-  return adjoint(linalg::triangular_solve(r, adjoint(x), /*lower=*/false, /*adjoint=*/true));
+  return adjoint(linalg::triangular_solve(r, adjoint(x), /*lower=*/false, /*adjoint=*/false));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // searchsorted are composites, written the way TensorFlow writes them.
 #include "tfcc/ops/sorting/sorting.h"
 
+#include <algorithm>
+
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/array/array_internal.h"
 #include "tfcc/ops/binary/binary.h"
@@ -196,8 +198,15 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, const s
                                " must have the same rank >= 1 and the same leading dimensions");
   }
   const std::vector<int64_t> out_dims = static_dims(values, "searchsorted");
-  const int64_t n = s.dims().back(), m = out_dims.back();
-  Tensor in[] = {reshape(sorted_sequence, {-1, n}, loc), reshape(values, {-1, m}, loc)};
+  const std::vector<int64_t> seq_dims = static_dims(sorted_sequence, "searchsorted");
+  if (!std::equal(out_dims.begin(), out_dims.end() - 1, seq_dims.begin())) {
+    throw InvalidArgumentError("searchsorted: Leading dim_size of both tensors must match: " +
+                               s.to_string() + " vs. " + v.to_string());
+  }
+  int64_t rows = 1;  // the leading dimensions, flattened
+  for (size_t i = 0; i + 1 < out_dims.size(); ++i) rows = checked_mul(rows, out_dims[i]);
+  Tensor in[] = {reshape(sorted_sequence, {rows, seq_dims.back()}, loc),
+                 reshape(values, {rows, out_dims.back()}, loc)};
   const OpDef& op = op_def(side == "left" ? "LowerBound" : "UpperBound");
   return reshape(dispatch1(op, in, {{"out_type", out_type}}, loc), out_dims, loc);
 }

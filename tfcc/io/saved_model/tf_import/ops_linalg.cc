@@ -29,12 +29,11 @@ OpRow with_attrs(const std::string& tf, std::vector<std::string> outputs,
           }};
 }
 
+// Bincount (no binary_output attribute) and DenseBincount.
 OpRow bincount_row(const std::string& tf, const std::string& out) {
-  return {tf,
-          {out},
-          {{"binary_output", attr_b(false)}},
-          "DenseBincount (size known at trace time)",
-          [](NodeContext& c) {
+  std::map<std::string, tensorflow::AttrValue> defaults;
+  if (tf == "DenseBincount") defaults["binary_output"] = attr_b(false);
+  return {tf, {out}, defaults, "DenseBincount (size known at trace time)", [](NodeContext& c) {
             const bool binary = c.has_attr("binary_output") && c.b("binary_output");
             return values(c.run("DenseBincount", {c.in(0), c.in(2)},
                                 {{"size", c.int_scalar(1)},
