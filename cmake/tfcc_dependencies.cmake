@@ -32,6 +32,11 @@ tfcc_dependency(FIND "# libhdf5: linked by path" PKG_CONFIG hdf5 DEB libhdf5-dev
 include(${CMAKE_CURRENT_LIST_DIR}/tfcc_find_dnnl.cmake)
 tfcc_dependency(FIND "include(\"<config_dir>/tfcc_find_dnnl.cmake\")" LIBS -ldnnl DEB libdnnl-dev)
 
+# Eigen (header-only): the matrix decompositions' kernels (tfcc/ops/matrix/matrix_eigen_cpu.cc),
+# as in TensorFlow. A private build dependency: no installed header includes it and nothing links
+# it, so the installed package and the .deb need nothing for it.
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
 # OpenMPI is optional: without it tfcc builds with the one-process default strategy only.
 set(TFCC_HAVE_MPI OFF)
 if(TFCC_WITH_MPI)

@@ -13,6 +13,7 @@ packages=(
   clang-16 libclang-rt-16-dev libomp-16-dev llvm-16
   protobuf-compiler libprotobuf-dev
   libhdf5-dev nlohmann-json3-dev
+  libeigen3-dev
 )
 
 missing=()

@@ -18,6 +18,10 @@ std::vector<OpRow> conv_fused_rows();
 std::vector<OpRow> nn_rows();
 std::vector<OpRow> training_rows();
 std::vector<OpRow> fused_elementwise_rows();
+std::vector<OpRow> sorting_rows();
+std::vector<OpRow> segment_rows();
+std::vector<OpRow> manip_rows();
+std::vector<OpRow> matrix_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -38,6 +42,10 @@ std::vector<OpRow> all_rows() {
            nn_rows,
            training_rows,
            fused_elementwise_rows,
+           sorting_rows,
+           segment_rows,
+           manip_rows,
+           matrix_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

@@ -18,6 +18,10 @@ void register_nn_ops(OpRegistry& r);
 void register_pool_ops(OpRegistry& r);
 void register_training_ops(OpRegistry& r);
 void register_fused_elementwise_ops(OpRegistry& r);
+void register_segment_ops(OpRegistry& r);
+void register_sorting_ops(OpRegistry& r);
+void register_manip_ops(OpRegistry& r);
+void register_matrix_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -34,6 +38,10 @@ void register_all_ops(OpRegistry& r) {
   register_pool_ops(r);
   register_training_ops(r);
   register_fused_elementwise_ops(r);
+  register_segment_ops(r);
+  register_sorting_ops(r);
+  register_manip_ops(r);
+  register_matrix_ops(r);
 }
 
 }  // namespace tfcc

@@ -58,6 +58,7 @@ const std::map<std::string, OpRow>& table() {
     add_nn_ops(rows);
     add_state_ops(rows);
     add_control_ops(rows);
+    add_linalg_ops(rows);
     std::map<std::string, OpRow> m;
     for (OpRow& r : rows) {
       std::string name = r.tf_op;

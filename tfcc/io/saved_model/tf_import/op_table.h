@@ -132,5 +132,6 @@ void add_array_ops(std::vector<OpRow>& rows);
 void add_nn_ops(std::vector<OpRow>& rows);
 void add_state_ops(std::vector<OpRow>& rows);
 void add_control_ops(std::vector<OpRow>& rows);
+void add_linalg_ops(std::vector<OpRow>& rows);
 
 }  // namespace tfcc::saved_model::tf_import
