@@ -18,6 +18,7 @@ void register_nn_ops(OpRegistry& r);
 void register_pool_ops(OpRegistry& r);
 void register_training_ops(OpRegistry& r);
 void register_fused_elementwise_ops(OpRegistry& r);
+void register_attention_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -34,6 +35,7 @@ void register_all_ops(OpRegistry& r) {
   register_pool_ops(r);
   register_training_ops(r);
   register_fused_elementwise_ops(r);
+  register_attention_ops(r);
 }
 
 }  // namespace tfcc
