@@ -18,6 +18,8 @@ std::vector<OpRow> conv_fused_rows();
 std::vector<OpRow> nn_rows();
 std::vector<OpRow> training_rows();
 std::vector<OpRow> fused_elementwise_rows();
+std::vector<OpRow> einsum_family_rows();
+std::vector<OpRow> attention_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -38,6 +40,8 @@ std::vector<OpRow> all_rows() {
            nn_rows,
            training_rows,
            fused_elementwise_rows,
+           einsum_family_rows,
+           attention_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

@@ -5,6 +5,7 @@
 
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
@@ -101,6 +102,50 @@ LayerFactory recurrent_factory(const char* default_recurrent_activation) {
   return [default_recurrent_activation](const Json& c) {
     return std::make_shared<Recurrent>(c.at("units").as_int("units"),
                                        recurrent_options<Options>(c, default_recurrent_activation));
+  };
+}
+
+// A shape list whose None entries become -1 (EinsumDense / MultiHeadAttention output_shape).
+std::vector<int64_t> shape_list(const Json& c, const std::string& key) {
+  std::vector<int64_t> out;
+  const Json* v = c.find(key);
+  if (!v || v->is_null()) return out;
+  if (v->type() != Json::Type::kArray) return {v->as_int(key)};
+  for (const Json& d : v->items(key)) out.push_back(d.is_null() ? -1 : d.as_int(key));
+  return out;
+}
+
+template <typename Map>
+void add_attention_factories(Map& m) {
+  m["EinsumDense"] = [](const Json& c) {
+    auto o = common_options<layers::EinsumDense::Options>(c);
+    o.bias_axes = str(c, "bias_axes", "");
+    return std::make_shared<layers::EinsumDense>(c.at("equation").as_string("equation"),
+                                                 shape_list(c, "output_shape"), o);
+  };
+  m["MultiHeadAttention"] = [](const Json& c) {
+    auto o = common_options<layers::MultiHeadAttention::Options>(c);
+    o.value_dim = optional_int(c, "value_dim").value_or(-1);
+    o.dropout = num(c, "dropout", 0.0);
+    o.output_shape = shape_list(c, "output_shape");
+    o.attention_axes = shape_list(c, "attention_axes");
+    o.seed = optional_int(c, "seed");
+    return std::make_shared<layers::MultiHeadAttention>(c.at("num_heads").as_int("num_heads"),
+                                                        c.at("key_dim").as_int("key_dim"), o);
+  };
+  auto attention = [](const Json& c, bool default_scale) {
+    auto o = common_options<layers::AttentionOptions>(c);
+    o.use_scale = flag(c, "use_scale", default_scale);
+    o.score_mode = str(c, "score_mode", "dot");
+    o.dropout = num(c, "dropout", 0.0);
+    o.seed = optional_int(c, "seed");
+    return o;
+  };
+  m["Attention"] = [attention](const Json& c) {
+    return std::make_shared<layers::Attention>(attention(c, false));
+  };
+  m["AdditiveAttention"] = [attention](const Json& c) {
+    return std::make_shared<layers::AdditiveAttention>(attention(c, true));
   };
 }
 
@@ -267,6 +312,7 @@ std::map<std::string, LayerFactory> builtins() {
   m["LSTMCell"] = recurrent_factory<layers::LSTMCell, RNNCellOptions>("sigmoid");
   m["GRUCell"] = recurrent_factory<layers::GRUCell, RNNCellOptions>("sigmoid");
   m["RNN"] = rnn_from_config;
+  add_attention_factories(m);
   return m;
 }
 

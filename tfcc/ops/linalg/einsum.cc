@@ -241,6 +241,11 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& inputs, Lo
                                          dtype_name(t.dtype()), ", input 0 is ",
                                          dtype_name(inputs[0].dtype())));
     }
+    if (t.dtype() != float32 && t.dtype() != float64 && t.dtype() != int32 && t.dtype() != int64) {
+      throw InvalidArgumentError(str_cat("einsum '", equation, "': input ", i, " has dtype ",
+                                         dtype_name(t.dtype()),
+                                         " (float32, float64, int32 or int64 expected)"));
+    }
     const PartialShape s = t.partial_shape();
     if (!s.rank_known()) {
       throw UnimplementedError(str_cat("einsum '", equation, "': input ", i, " of unknown rank"));
