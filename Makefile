@@ -3,6 +3,8 @@
 #   make test       installs, builds, runs the whole suite
 #   make test-asan  the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      builds and runs the benchmarks (tfcc next to its peers), prints tables
+#   make bench-suite  the benchmark suite: every model next to TensorFlow, PyTorch and ONNX
+#                   Runtime, 1 and 2 threads, quiet and busy (SUITE_ARGS=--quick: a short check)
 #   make fuzz       builds the libFuzzer targets with clang and runs each FUZZ_RUNS times
 #                   (FUZZ_TARGETS="tfrecord_fuzz ..." runs only those)
 #   make ci-extra   what CI adds to `make test`: the libraries built by clang (ASan), every fuzz
@@ -25,7 +27,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 # object's hash unless ccache is told not to hash it.
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: all deps build demo test test-asan test-tsan fuzz ci-extra bench format clean
+.PHONY: all deps build demo test test-asan test-tsan fuzz ci-extra bench bench-suite format clean
 
 all: build
 
@@ -110,6 +112,15 @@ bench: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	bash benchmarks/run.sh $(BUILD)
+
+# The suite of BENCHMARKS.md's first table (benchmarks/suite_run.sh; ~2 h in full, ~15 min with
+# SUITE_ARGS=--quick). Only its own binaries are built.
+SUITE_ARGS ?=
+bench-suite: deps
+	@bash scripts/install-bench-deps.sh $(BUILD)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTFCC_BUILD_BENCHMARKS=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target suite_bench fit_cnn_bench
+	bash benchmarks/suite_run.sh $(SUITE_ARGS) $(BUILD)
 
 format:
 	git ls-files '*.h' '*.cc' | xargs clang-format -i

@@ -83,20 +83,14 @@ Tensor BatchNormalization::call(const Tensor& x, bool training) {
   // A frozen BatchNormalization runs in inference mode (Keras 2 behaviour).
   if (training && trainable()) {
     std::vector<int64_t> axes;
-    int64_t n = 1;
     for (int64_t i = 0; i < rank; ++i) {
-      if (i == axis_) continue;
-      axes.push_back(i);
-      n = checked_mul(n, x.shape()[static_cast<int>(i)]);
+      if (i != axis_) axes.push_back(i);
     }
     auto [m, v] = moments(x, Axes(axes));
     mean = m;
     var = v;
     Tensor batch_mean = reshape(stop_gradient(m), {-1});
     Tensor batch_var = reshape(stop_gradient(v), {-1});
-    if ((rank == 4 || rank == 5) && n > 1) {
-      batch_var = multiply(batch_var, static_cast<double>(n) / static_cast<double>(n - 1));
-    }
     const double decay = 1.0 - options_.momentum;
     moving_mean_.assign_sub(multiply(subtract(moving_mean_, batch_mean), decay));
     moving_variance_.assign_sub(multiply(subtract(moving_variance_, batch_var), decay));
@@ -121,10 +115,11 @@ Tensor BatchNormalization::fused_call(const Tensor& x, bool training) {
       x, scale, offset, moving_mean_.read_value(), moving_variance_.read_value(),
       {.epsilon = options_.epsilon, .exponential_avg_factor = factor, .is_training = training});
   if (training) {
-    // The op's statistics outputs are already (1 - f) * moving + f * batch statistic, the
-    // variance Bessel-corrected (TensorFlow's fused Keras path).
+    // The op's mean output is already (1 - f) * moving + f * batch mean. Its variance output is
+    // Bessel-corrected (TensorFlow's op, and Keras 2); Keras 3 moves the moving variance towards
+    // the biased batch variance, which the op returns as saved_variance.
     moving_mean_.assign(r.batch_mean);
-    moving_variance_.assign(r.batch_variance);
+    moving_variance_.assign_sub(multiply(subtract(moving_variance_, r.saved_variance), factor));
   }
   return r.y;
 }

@@ -4,8 +4,8 @@
 //   layers::LayerNormalization();        // axis -1, epsilon 1e-3
 //
 // BatchNormalization in training normalises with the batch's mean and (biased) variance and moves
-// the moving statistics: moving -= (moving - batch_stat) * (1 - momentum). For 4-D and 5-D inputs
-// the variance fed to the moving average is Bessel-corrected (n / (n - 1)), as Keras' fused path.
+// the moving statistics: moving -= (moving - batch_stat) * (1 - momentum), with the biased batch
+// variance as Keras 3 does (Keras 2's fused path used n / (n - 1) for 4-D inputs; docs/keras3.md).
 // In inference, or when the layer is not trainable, it uses the moving statistics.
 //
 // Like Keras (fused=None), 4-D and 5-D float inputs normalised over the last axis run on the

@@ -89,9 +89,10 @@ Tensor binary_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from
   if (from_logits) {
     bce = nn::sigmoid_cross_entropy_with_logits(z, y_pred);
   } else {
+    // Keras 3's formula: clip, then the plain logs (Keras 2 also added epsilon inside each log).
     Tensor p = clip_by_value(y_pred, kEpsilon, 1.0 - kEpsilon);
-    Tensor pos = multiply(z, log(add(p, kEpsilon)));
-    Tensor neg = multiply(subtract(1, z), log(add(subtract(1, p), kEpsilon)));
+    Tensor pos = multiply(z, log(p));
+    Tensor neg = multiply(subtract(1, z), log(subtract(1, p)));
     bce = negative(add(pos, neg));
   }
   return reduce_mean(bce, axis);

@@ -69,14 +69,16 @@ void update_confusion_matrix_variables(const ConfusionVariables& vars, const Ten
                  y_true.partial_shape().to_string(), " (labels) and ",
                  y_pred.partial_shape().to_string(), " (predictions) are incompatible");
   Tensor w;
-  if (sample_weight.defined()) w = losses::match_weight_rank(p, cast(sample_weight, float32));
+  // Weights broadcast to the predictions' shape first, so a per-sample weight [B] (or [B, 1])
+  // follows the class column that class_id selects.
+  if (sample_weight.defined()) {
+    w = multiply(losses::match_weight_rank(p, cast(sample_weight, float32)), ones_like(p));
+  }
   if (top_k) p = filter_top_k(p, *top_k);
   if (class_id) {
     t = t(ellipsis, *class_id);
     p = p(ellipsis, *class_id);
-    if (w.defined() && w.partial_shape().rank() > p.partial_shape().rank()) {
-      w = w(ellipsis, *class_id);
-    }
+    if (w.defined()) w = w(ellipsis, *class_id);
   }
   auto n = static_cast<int64_t>(thresholds.size());
   Tensor thresh = reshape(

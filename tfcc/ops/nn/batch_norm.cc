@@ -246,7 +246,7 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
     d[0] = -1;
     y = reshape(y, d, loc);
   }
-  return {y, r[1], r[2]};
+  return {y, r[1], r[2], r[3], r[4]};
 }
 
 Tensor batch_normalization(const Tensor& x, const Tensor& mean, const Tensor& variance,

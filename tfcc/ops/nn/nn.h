@@ -48,6 +48,8 @@ struct FusedBatchNormResult {
   Tensor y;               ///< normalised, scaled and shifted input
   Tensor batch_mean;      ///< training: batch mean (blended into `mean` by exponential_avg_factor)
   Tensor batch_variance;  ///< training: Bessel-corrected batch variance (same blending)
+  Tensor saved_mean;      ///< training: the batch's own mean (reserve_space_1)
+  Tensor saved_variance;  ///< training: the batch's own biased variance (reserve_space_2)
 };
 
 /// Options of fused_batch_norm (tf.compat.v1.nn.fused_batch_norm).

@@ -59,11 +59,18 @@ TEST(BatchNormalization, ParamsAndTrainingUpdate) {
   EXPECT_NEAR(bn.moving_mean().read_value().to_vector<float>()[0], 0.02, 1e-6);
 }
 
-TEST(BatchNormalization, FourDInputUsesBesselCorrectedMovingVariance) {
-  layers::BatchNormalization bn({.momentum = 0.0});
-  auto x = reshape(constant({1.f, 3.f}), {2, 1, 1, 1});
-  bn(x, {.training = true});
-  EXPECT_NEAR(bn.moving_variance().read_value().item<float>(), 2.0, 1e-6);  // 1 * 2/1
+// Keras 3 (TensorFlow 2.21): the moving variance follows the biased batch variance on every rank
+// (Keras 2's fused path used n / (n - 1)): momentum 0, x = [1, 2, 3, 4] gives 1.25, not 1.6667.
+TEST(BatchNormalization, MovingVarianceIsTheBiasedBatchVarianceAsKeras3) {
+  for (int rank : {2, 4}) {
+    layers::BatchNormalization bn({.momentum = 0.0});
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    shape[0] = 4;
+    auto x = reshape(constant({1.f, 2.f, 3.f, 4.f}), shape);
+    bn(x, {.training = true});
+    EXPECT_NEAR(bn.moving_variance().read_value().item<float>(), 1.25, 1e-6) << rank;
+    EXPECT_NEAR(bn.moving_mean().read_value().item<float>(), 2.5, 1e-6) << rank;
+  }
 }
 
 TEST(BatchNormalization, Gradients) {
@@ -94,13 +101,13 @@ TEST(BatchNormalization, FourDInputRunsFusedAndMatchesTheComposite) {
   Tensor expected = composite_batch_norm(x, mean, var, gamma, beta, 1e-3);
   std::vector<float> got = y.to_vector<float>(), want = expected.to_vector<float>();
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-5f) << i;
-  // Moving statistics: moving - (moving - stat) * 0.1, the variance Bessel-corrected (36 / 35).
+  // Moving statistics: moving - (moving - stat) * 0.1, the biased variance (Keras 3).
   std::vector<float> mm = bn.moving_mean().read_value().to_vector<float>();
   std::vector<float> mv = bn.moving_variance().read_value().to_vector<float>();
   std::vector<float> m = mean.to_vector<float>(), v = var.to_vector<float>();
   for (size_t k = 0; k < 5; ++k) {
     EXPECT_NEAR(mm[k], mm0.to_vector<float>()[k] * 0.9 + m[k] * 0.1, 1e-6) << k;
-    EXPECT_NEAR(mv[k], mv0.to_vector<float>()[k] * 0.9 + v[k] * 36.0 / 35.0 * 0.1, 1e-5) << k;
+    EXPECT_NEAR(mv[k], mv0.to_vector<float>()[k] * 0.9 + v[k] * 0.1, 1e-5) << k;
   }
   // Inference: the moving statistics, nothing updated.
   Tensor z = bn(x);

@@ -107,13 +107,11 @@ TEST(CategoricalCrossentropyTest, ProbabilitiesLogitsAndSmoothing) {
   EXPECT_NEAR(smooth(y, z).item<double>(), (s0 + s1) / 2, kTol);
 }
 
-TEST(BinaryCrossentropyTest, ProbabilitiesWithKerasEpsilon) {
+// Keras 3's formula: probabilities clipped to [eps, 1 - eps], then plain logs.
+TEST(BinaryCrossentropyTest, ProbabilitiesAsKeras3) {
   Tensor y = constant({{0.f, 1.f}, {1.f, 1.f}});
   Tensor p = constant({{0.2f, 0.6f}, {0.9f, 0.4f}});
-  const double e = 1e-7;
-  auto bce = [&](double z, double q) {
-    return -(z * std::log(q + e) + (1 - z) * std::log(1 - q + e));
-  };
+  auto bce = [&](double z, double q) { return -(z * std::log(q) + (1 - z) * std::log(1 - q)); };
   double r0 = (bce(0, 0.2) + bce(1, 0.6)) / 2, r1 = (bce(1, 0.9) + bce(1, 0.4)) / 2;
   BinaryCrossentropy loss;
   EXPECT_EQ(loss.name(), "binary_crossentropy");
@@ -126,6 +124,13 @@ TEST(BinaryCrossentropyTest, ProbabilitiesWithKerasEpsilon) {
   double t0 = (bce(0.1, 0.2) + bce(0.9, 0.6)) / 2, t1 = (bce(0.9, 0.9) + bce(0.9, 0.4)) / 2;
   EXPECT_NEAR(BinaryCrossentropy({.label_smoothing = 0.2})(y, p).item<double>(), (t0 + t1) / 2,
               kTol);
+}
+
+// A saturated prediction, as TensorFlow 2.21 computes it (Keras 2 gave 15.333239).
+TEST(BinaryCrossentropyTest, SaturatedPredictionAsTensorFlow221) {
+  Tensor y = constant({{0.f}});
+  Tensor p = constant({{1.f}});
+  EXPECT_NEAR(BinaryCrossentropy()(y, p).item<float>(), 15.942385f, 1e-5f);
 }
 
 TEST(BinaryCrossentropyTest, FromLogitsIsStableAndDifferentiable) {

@@ -146,6 +146,19 @@ TEST(PrecisionRecallTest, TopKAndClassId) {
   EXPECT_NEAR(value(class0(y, p)), 1.0, kTol);
 }
 
+// class_id with a per-sample weight [B]: TensorFlow 2.21 gives 1.5 / 4.5 and 1.5 / 3.5.
+TEST(ConfusionMetrics, ClassIdWithPerSampleWeightsAsTensorFlow) {
+  Tensor y = constant({{0.f, 1.f, 0.f}, {0.f, 1.f, 0.f}, {1.f, 0.f, 0.f}, {0.f, 1.f, 0.f}});
+  Tensor p = constant({{.1f, .8f, .1f}, {.6f, .3f, .1f}, {.2f, .7f, .1f}, {.1f, .6f, .3f}});
+  Tensor w = constant({1.f, 2.f, 3.f, 0.5f});
+  Precision precision({.class_id = 1});
+  precision.update_state(y, p, w);
+  EXPECT_NEAR(precision.result().item<float>(), 0.33333334f, 1e-6f);
+  Recall recall({.class_id = 1});
+  recall.update_state(y, p, w);
+  EXPECT_NEAR(recall.result().item<float>(), 0.42857143f, 1e-6f);
+}
+
 // tf.keras' AUC, written out independently: counts at each threshold, then the Riemann sum.
 double reference_auc(const std::vector<double>& y, const std::vector<double>& p, int n, bool roc,
                      bool pr_interpolation) {
