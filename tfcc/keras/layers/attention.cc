@@ -190,9 +190,12 @@ std::pair<Tensor, Tensor> MultiHeadAttention::attend(const Tensor& query, const 
     // Mask dims expand from the heads axis on, as Keras' _masked_softmax.
     const int64_t axis = -int64_t(options_.attention_axes.size()) * 2 - 1;
     while (mask.rank() < scores.rank()) mask = expand_dims(mask, axis);
-    scores = add(scores, multiply(subtract(1.0, cast(mask, scores.dtype())), -1e9));
+    // Keras' Softmax(mask): masked scores become -1e9, and masked weights 0 after the softmax
+    // (a fully masked row gives zeros, not a uniform row).
+    scores = where(mask, scores, -1e9);
   }
   scores = softmax_over(scores, norm_axes_);
+  if (mask.defined()) scores = where(mask, scores, 0.0);
   Tensor dropped = dropout ? nn::dropout(scores, options_.dropout, options_.seed) : scores;
   Tensor out = einsum(combine_equation_, {dropped, v});
   return {(*output_dense_)(out), call.return_attention_scores ? scores : Tensor()};
