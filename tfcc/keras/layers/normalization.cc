@@ -155,7 +155,8 @@ Tensor LayerNormalization::call(const Tensor& x, bool) {
   const int64_t rank = x.rank();
   TFCC_CHECK_ARG(axis_ < rank, "Layer '", name(), "' received input of rank ", rank);
   auto [mean, var] = moments(x, Axes(std::vector<int64_t>{axis_}));
-  const int64_t c = x.shape()[static_cast<int>(axis_)];
+  // The weights' size: the input's dims may be unknown in a trace (a None batch).
+  const int64_t c = x.partial_shape().dim(static_cast<int>(axis_));
   const auto bshape = broadcast_shape(rank, axis_, c);
   Tensor inv = rsqrt(add(var, options_.epsilon));
   if (options_.scale) inv = multiply(inv, reshape(gamma_, bshape));

@@ -278,7 +278,11 @@ std::map<std::string, LayerFactory> builtins() {
   };
   m["LayerNormalization"] = [](const Json& c) {
     auto o = common_options<layers::LayerNormalization::Options>(c);
-    o.axis = optional_int(c, "axis").value_or(-1);
+    // Keras 3 writes the axis as a list ([-1]); tfcc normalises over one axis.
+    const std::vector<int64_t> axes = shape_list(c, "axis");
+    TFCC_CHECK_ARG(axes.size() <= 1, "LayerNormalization over several axes ", "(config axis has ",
+                   axes.size(), ") is not supported");
+    o.axis = axes.empty() ? -1 : axes[0];
     o.epsilon = num(c, "epsilon", 1e-3);
     o.center = flag(c, "center", true);
     o.scale = flag(c, "scale", true);
