@@ -67,8 +67,17 @@ def resnet50():
                                        classifier_activation=None)
 
 
+def transformer():
+    tokens = keras.Input((10, 16))
+    att = keras.layers.MultiHeadAttention(num_heads=2, key_dim=8)(tokens, tokens)
+    x = keras.layers.LayerNormalization(epsilon=1e-6)(keras.layers.Add()([tokens, att]))
+    ff = keras.layers.Dense(16)(keras.layers.Dense(32, activation="relu")(x))
+    x = keras.layers.LayerNormalization(epsilon=1e-6)(keras.layers.Add()([x, ff]))
+    return keras.Model(tokens, keras.layers.Dense(4)(keras.layers.Flatten()(x)))
+
+
 MODELS = {"cnn": seed_cnn, "lstm": lstm_classifier, "functional": functional,
-          "mobilenet_v2": mobilenet_v2, "resnet50": resnet50}
+          "mobilenet_v2": mobilenet_v2, "resnet50": resnet50, "transformer": transformer}
 
 
 def inputs_for(model, rng):

@@ -15,6 +15,7 @@
 
 #include "examples/seed_cnn.h"
 #include "tests/integration/applications_models.h"
+#include "tfcc/keras/layers/attention.h"
 #include "tfcc/platform/file.h"
 #include "tfcc/tfcc.h"
 
@@ -163,6 +164,21 @@ int main(int argc, char** argv) {
     train_briefly(lstm, x, y, "sparse_categorical_crossentropy");
     export_and_record(lstm, tf::cast(tf::random::uniform({8, 12}, 0, 50), tf::int32), out,
                       "embedding_lstm");
+  }
+  {
+    // A Transformer encoder block: MultiHeadAttention (exported from the fused attention op as
+    // TensorFlow's unfused ops), residuals, LayerNormalization, a feed-forward pair of Dense.
+    auto tokens = Input({16, 32}, {.name = "tokens"});
+    KT att = layers::MultiHeadAttention(4, 8)({tokens, tokens});
+    KT h = layers::LayerNormalization({.epsilon = 1e-6})(layers::Add()({tokens, att}));
+    KT ff = layers::Dense(32)(layers::Dense(64, {.activation = "relu"})(h));
+    h = layers::LayerNormalization({.epsilon = 1e-6})(layers::Add()({h, ff}));
+    Model encoder(tokens, layers::Dense(10, {.activation = "softmax"})(layers::Flatten()(h)),
+                  {.name = "transformer_encoder"});
+    tf::Tensor x = tf::random::uniform({8, 16, 32});
+    tf::Tensor y = tf::cast(tf::random::uniform({8}, 0, 10), tf::int32);
+    train_briefly(encoder, x, y, "sparse_categorical_crossentropy");
+    export_and_record(encoder, tf::random::uniform({4, 16, 32}), out, "transformer_encoder");
   }
   struct Image {
     std::string name;

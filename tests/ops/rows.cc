@@ -22,6 +22,8 @@ std::vector<OpRow> sorting_rows();
 std::vector<OpRow> segment_rows();
 std::vector<OpRow> manip_rows();
 std::vector<OpRow> matrix_rows();
+std::vector<OpRow> einsum_family_rows();
+std::vector<OpRow> attention_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -46,6 +48,8 @@ std::vector<OpRow> all_rows() {
            segment_rows,
            manip_rows,
            matrix_rows,
+           einsum_family_rows,
+           attention_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

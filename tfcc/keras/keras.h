@@ -25,6 +25,7 @@
 #include "tfcc/keras/engine/layer.h"
 #include "tfcc/keras/initializers/initializers.h"
 #include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"

@@ -22,6 +22,7 @@ void register_segment_ops(OpRegistry& r);
 void register_sorting_ops(OpRegistry& r);
 void register_manip_ops(OpRegistry& r);
 void register_matrix_ops(OpRegistry& r);
+void register_attention_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -42,6 +43,7 @@ void register_all_ops(OpRegistry& r) {
   register_sorting_ops(r);
   register_manip_ops(r);
   register_matrix_ops(r);
+  register_attention_ops(r);
 }
 
 }  // namespace tfcc

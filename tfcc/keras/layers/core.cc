@@ -52,6 +52,9 @@ Tensor Dense::call(const Tensor& inputs, bool) {
   Tensor y;
   if (s.rank() == 2) {
     y = matmul(x, kernel_);
+  } else if (!s.is_fully_defined()) {
+    // Leading dims unknown (a trace with a None batch): BatchMatMulV2 broadcasts the kernel.
+    y = matmul(x, kernel_);
   } else {
     // (..., in) -> (N, in) . kernel -> (..., units), as tf.tensordot does.
     std::vector<int64_t> out_dims = x.shape().dims();

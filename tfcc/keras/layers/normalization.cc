@@ -38,6 +38,15 @@ std::pair<Tensor, Tensor> moments(const Tensor& x, const Axes& axes) {
   return {mean, var};
 }
 
+// LayerNormalization's axis: an int; Keras 3 writes a built layer's as a list ([-1]), which
+// tfcc reads when it holds one axis (several axes: InvalidArgumentError).
+struct SingleAxis {
+  static std::string repr(int64_t v) { return config::repr(v); }
+  static void read(const saving::Json& v, int64_t& out, std::string_view what) {
+    config::OneTuple::read(v, out, what);
+  }
+};
+
 }  // namespace
 
 BatchNormalization::BatchNormalization(Options options)
@@ -146,7 +155,8 @@ Tensor LayerNormalization::call(const Tensor& x, bool) {
   const int64_t rank = x.rank();
   TFCC_CHECK_ARG(axis_ < rank, "Layer '", name(), "' received input of rank ", rank);
   auto [mean, var] = moments(x, Axes(std::vector<int64_t>{axis_}));
-  const int64_t c = x.shape()[static_cast<int>(axis_)];
+  // The weights' size: the input's dims may be unknown in a trace (a None batch).
+  const int64_t c = x.partial_shape().dim(static_cast<int>(axis_));
   const auto bshape = broadcast_shape(rank, axis_, c);
   Tensor inv = rsqrt(add(var, options_.epsilon));
   if (options_.scale) inv = multiply(inv, reshape(gamma_, bshape));
@@ -175,7 +185,7 @@ const config::LayerSchema& BatchNormalization::config_schema() {
 const config::LayerSchema& LayerNormalization::config_schema() {
   static const config::LayerSchema schema =
       config::schema<LayerNormalization>(&LayerNormalization::options_)
-          .option("axis", &Options::axis)
+          .option<SingleAxis>("axis", &Options::axis)
           .option("epsilon", &Options::epsilon)
           .option("center", &Options::center)
           .option("scale", &Options::scale)

@@ -124,8 +124,15 @@ Json functional_config(const Model& model) {
     for (const Node* n : nodes) {
       if (n->inputs.empty()) continue;  // an InputLayer's own node
       Json args = Json::array();
+      Json kwargs = Json::object();
       if (n->inputs.size() == 1) {
         args.push(keras_tensor(n->inputs[0]));
+      } else if (l->class_name() == "MultiHeadAttention") {
+        // call(query, value, key=None, attention_mask=None): positional, the mask by keyword.
+        for (size_t i = 0; i < n->inputs.size() && i < 3; ++i) {
+          args.push(keras_tensor(n->inputs[i]));
+        }
+        if (n->inputs.size() > 3) kwargs.set("attention_mask", keras_tensor(n->inputs[3]));
       } else {
         Json list = Json::array();
         for (const auto& in : n->inputs) list.push(keras_tensor(in));
@@ -133,7 +140,7 @@ Json functional_config(const Model& model) {
       }
       Json call = Json::object();
       call.set("args", args);
-      call.set("kwargs", Json::object());
+      call.set("kwargs", kwargs);
       inbound.push(call);
     }
     entry.set("inbound_nodes", inbound);

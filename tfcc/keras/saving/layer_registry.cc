@@ -5,6 +5,7 @@
 
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
@@ -52,6 +53,10 @@ std::map<std::string, LayerFactory> builtins() {
   m["GRU"] = layers::GRU::from_config;
   m["Rescaling"] = layers::Rescaling::from_config;
   m["Normalization"] = layers::Normalization::from_config;
+  m["EinsumDense"] = layers::EinsumDense::from_config;
+  m["MultiHeadAttention"] = layers::MultiHeadAttention::from_config;
+  m["Attention"] = layers::Attention::from_config;
+  m["AdditiveAttention"] = layers::AdditiveAttention::from_config;
   return m;
 }
 

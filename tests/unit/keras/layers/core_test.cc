@@ -165,3 +165,22 @@ TEST(Layer, CustomLayerBuildsLazilyWithSnakeCaseName) {
 
 }  // namespace
 }  // namespace tfcc::keras
+
+namespace tfcc::keras {
+namespace {
+
+// Issue 19: Dense on a rank-3 input traced with an unknown batch dimension.
+TEST(Dense, RankThreeInputWithUnknownBatchInATrace) {
+  layers::Dense dense(3);
+  Tensor x = random::normal({2, 5, 4}, 0, 1, float32, 3);
+  Tensor eager = dense(x);
+  auto f = tfcc::function([&](Tensor t) { return dense(t); });
+  auto traced = f.get_concrete_function(TensorSpec{{-1, 5, 4}, float32, "x"});
+  Tensor y = traced({x})[0];
+  ASSERT_EQ(y.shape(), eager.shape());
+  auto a = y.to_vector<float>(), b = eager.to_vector<float>();
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5f);
+}
+
+}  // namespace
+}  // namespace tfcc::keras

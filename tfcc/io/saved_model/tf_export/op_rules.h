@@ -40,5 +40,7 @@ OpRule same(std::vector<std::string> out_args, std::string tf_op = "");
 void add_input_rules(RuleMap& rules);
 /// Adds the rules of the variable ops.
 void add_variable_rules(RuleMap& rules);
+/// Adds the rule of the fused attention op (written as TensorFlow's unfused ops).
+void add_attention_rules(RuleMap& rules);
 
 }  // namespace tfcc::saved_model::tf_export::rules

@@ -114,6 +114,7 @@ RuleMap make_rules() {
   };
   add_input_rules(r);
   add_variable_rules(r);
+  add_attention_rules(r);
   return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include "tfcc/io/saved_model/tf_import/op_table.h"
 #include "tfcc/io/saved_model/tf_import/proto_io.h"
+#include "tfcc/ops/linalg/einsum.h"
 #include "tfcc/platform/errors.h"
 
 namespace tfcc::saved_model::tf_import {
@@ -85,101 +86,12 @@ OpRow batch_matmul(const std::string& tf) {
           }};
 }
 
-// Einsum with two operands and no ellipsis or repeated letters, lowered to Transpose / Reshape /
-// BatchMatMulV2 (the equations Keras' MultiHeadAttention and EinsumDense emit).
+// Einsum through tfcc::einsum (any number of operands, "...", diagonals), which lowers to
+// Transpose / Reshape / Sum / Mul / BatchMatMulV2 in the trace.
 std::vector<Value> einsum(NodeContext& c) {
-  const std::string eq = c.s("equation");
-  const size_t arrow = eq.find("->"), comma = eq.find(',');
-  if (c.num_inputs() != 2 || arrow == std::string::npos || comma == std::string::npos ||
-      comma > arrow || eq.find('.') != std::string::npos) {
-    c.unsupported(str_cat("Einsum equation '", eq, "' (two operands, no ellipsis, are supported)"));
-  }
-  const std::string sa = eq.substr(0, comma), sb = eq.substr(comma + 1, arrow - comma - 1),
-                    so = eq.substr(arrow + 2);
-  auto unique = [](const std::string& s) {
-    return std::set<char>(s.begin(), s.end()).size() == s.size();
-  };
-  if (!unique(sa) || !unique(sb) || !unique(so)) {
-    c.unsupported(str_cat("Einsum equation '", eq, "' repeats a letter in one operand"));
-  }
-  Tensor a = c.in(0), b = c.in(1);
-  auto dims_of = [&](const Tensor& t, const std::string& s) {
-    const PartialShape ps = t.partial_shape();
-    if (!ps.rank_known() || ps.dims().size() != s.size() || !ps.is_fully_defined()) {
-      c.unsupported(str_cat("Einsum operand of shape ", ps.to_string(), " for '", s, "'"));
-    }
-    std::map<char, int64_t> d;
-    for (size_t i = 0; i < s.size(); ++i) d[s[i]] = ps.dims()[i];
-    return d;
-  };
-  std::map<char, int64_t> size = dims_of(a, sa);
-  for (auto [k, v] : dims_of(b, sb)) {
-    if (size.count(k) && size[k] != v) c.unsupported(str_cat("Einsum broadcasting in '", eq, "'"));
-    size[k] = v;
-  }
-  // Letters summed in one operand only are reduced first.
-  auto reduce_own = [&](Tensor t, std::string& s, const std::string& other) {
-    std::vector<int64_t> axes;
-    std::string kept;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (other.find(s[i]) == std::string::npos && so.find(s[i]) == std::string::npos) {
-        axes.push_back(static_cast<int64_t>(i));
-      } else {
-        kept += s[i];
-      }
-    }
-    if (axes.empty()) return t;
-    s = kept;
-    return c.run1("Sum", {t}, {{"axis", axes}, {"keepdims", false}});
-  };
-  std::string la = sa, lb = sb;
-  a = reduce_own(a, la, sb);
-  b = reduce_own(b, lb, sa);
-  std::string batch, afree, bfree, contract;
-  for (char ch : la) {
-    const bool in_b = lb.find(ch) != std::string::npos, in_o = so.find(ch) != std::string::npos;
-    if (in_b && in_o)
-      batch += ch;
-    else if (in_b)
-      contract += ch;
-    else
-      afree += ch;
-  }
-  for (char ch : lb) {
-    if (la.find(ch) == std::string::npos) bfree += ch;
-  }
-  for (char ch : so) {
-    if (size.count(ch) == 0) c.unsupported(str_cat("Einsum output letter '", ch, "'"));
-  }
-  auto permute = [&](Tensor t, const std::string& from, const std::string& to) {
-    std::vector<int64_t> perm;
-    for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
-    bool identity = true;
-    for (size_t i = 0; i < perm.size(); ++i)
-      identity = identity && perm[i] == static_cast<int64_t>(i);
-    return identity ? t : c.run1("Transpose", {t}, {{"perm", perm}});
-  };
-  auto prod = [&](const std::string& s) {
-    int64_t p = 1;
-    for (char ch : s) p *= size[ch];
-    return p;
-  };
-  std::vector<int64_t> bdims;
-  for (char ch : batch) bdims.push_back(size[ch]);
-  auto with_batch = [&](std::vector<int64_t> tail) {
-    std::vector<int64_t> d = bdims;
-    d.insert(d.end(), tail.begin(), tail.end());
-    return d;
-  };
-  a = c.run1("Reshape", {permute(a, la, batch + afree + contract)},
-             {{"shape", with_batch({prod(afree), prod(contract)})}});
-  b = c.run1("Reshape", {permute(b, lb, batch + contract + bfree)},
-             {{"shape", with_batch({prod(contract), prod(bfree)})}});
-  Tensor r = c.run1("BatchMatMulV2", {a, b});
-  std::vector<int64_t> full = bdims;
-  for (char ch : afree + bfree) full.push_back(size[ch]);
-  r = c.run1("Reshape", {r}, {{"shape", full}});
-  return {Value::of(permute(r, batch + afree + bfree, so))};
+  std::vector<Tensor> in;
+  for (int i = 0; i < c.num_inputs(); ++i) in.push_back(c.in(i));
+  return {Value::of(::tfcc::einsum(c.s("equation"), in))};
 }
 
 }  // namespace
@@ -270,8 +182,11 @@ void add_math_ops(std::vector<OpRow>& rows) {
                     return std::vector<Value>{
                         Value::of(c.run1("Cast", {c.in(0)}, {{"DstT", c.type("DstT")}}))};
                   }});
-  rows.push_back(
-      {"Einsum", {"output"}, {}, "Transpose / Reshape / BatchMatMulV2 (two operands)", einsum});
+  rows.push_back({"Einsum",
+                  {"output"},
+                  {},
+                  "einsum: Transpose / Reshape / Sum / Mul / BatchMatMulV2",
+                  einsum});
 }
 
 }  // namespace tfcc::saved_model::tf_import
