@@ -210,16 +210,16 @@ Tensors MultiHeadAttention::call_n(const Tensors& inputs, bool training) {
   return {attend(inputs[0], inputs[1], inputs.size() > 2 ? inputs[2] : Tensor(), call).first};
 }
 
-const config::LayerSchema& MultiHeadAttention::config_schema() {
-  static const config::LayerSchema schema =
-      config::schema<MultiHeadAttention>(&MultiHeadAttention::options_)
+const keras::config::LayerSchema& MultiHeadAttention::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<MultiHeadAttention>(&MultiHeadAttention::options_)
           .arg("num_heads", &MultiHeadAttention::num_heads_)
           .arg("key_dim", &MultiHeadAttention::key_dim_)
           .option("value_dim", &Options::value_dim)
           .option("dropout", &Options::dropout)
           .option("use_bias", &Options::use_bias)
-          .option<config::NoneIfEmpty>("output_shape", &Options::output_shape)
-          .option<config::NoneIfEmpty>("attention_axes", &Options::attention_axes)
+          .option<keras::config::NoneIfEmpty>("output_shape", &Options::output_shape)
+          .option<keras::config::NoneIfEmpty>("attention_axes", &Options::attention_axes)
           .option("kernel_initializer", &Options::kernel_initializer)
           .option("bias_initializer", &Options::bias_initializer)
           .option("kernel_regularizer", &Options::kernel_regularizer)
@@ -294,12 +294,13 @@ Tensors Attention::call_n(const Tensors& inputs, bool training) {
               .first};
 }
 
-const config::LayerSchema& Attention::config_schema() {
-  static const config::LayerSchema schema = config::schema<Attention>(&Attention::options_)
-                                                .option("use_scale", &Options::use_scale)
-                                                .option("score_mode", &Options::score_mode)
-                                                .option("dropout", &Options::dropout)
-                                                .option("seed", &Options::seed);
+const keras::config::LayerSchema& Attention::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<Attention>(&Attention::options_)
+          .option("use_scale", &Options::use_scale)
+          .option("score_mode", &Options::score_mode)
+          .option("dropout", &Options::dropout)
+          .option("seed", &Options::seed);
   return schema;
 }
 
@@ -323,9 +324,9 @@ Tensor AdditiveAttention::scores(const Tensor& q, const Tensor& k) {
   return reduce_sum(t, {-1});
 }
 
-const config::LayerSchema& AdditiveAttention::config_schema() {
-  static const config::LayerSchema schema =
-      config::schema<AdditiveAttention>(&AdditiveAttention::options_)
+const keras::config::LayerSchema& AdditiveAttention::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<AdditiveAttention>(&AdditiveAttention::options_)
           .option("use_scale", &Options::use_scale)
           .option("dropout", &Options::dropout)
           .option("seed", &Options::seed);

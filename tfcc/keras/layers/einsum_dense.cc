@@ -103,7 +103,9 @@ namespace {
 
 // bias_axes: a string of output letters, None for no bias.
 struct NoneIfEmptyString {
-  static std::string repr(const std::string& v) { return v.empty() ? "None" : config::repr(v); }
+  static std::string repr(const std::string& v) {
+    return v.empty() ? "None" : keras::config::repr(v);
+  }
   static void read(const saving::Json& v, std::string& out, std::string_view what) {
     if (v.is_null()) {
       out.clear();
@@ -115,9 +117,9 @@ struct NoneIfEmptyString {
 
 }  // namespace
 
-const config::LayerSchema& EinsumDense::config_schema() {
-  static const config::LayerSchema schema =
-      config::schema<EinsumDense>(&EinsumDense::options_)
+const keras::config::LayerSchema& EinsumDense::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<EinsumDense>(&EinsumDense::options_)
           .arg("equation", &EinsumDense::equation_)
           .arg("output_shape", &EinsumDense::output_shape_)
           .option("activation", &Options::activation)

@@ -12,9 +12,9 @@ namespace {
 // Normalization's axis: an int or a tuple of ints (-1 stays -1), as Keras writes either.
 struct AxisList {
   static std::string repr(const std::vector<int64_t>& v) { return config::Ints::repr(v); }
-  static void read(const Json& v, std::vector<int64_t>& out, std::string_view what) {
+  static void read(const saving::Json& v, std::vector<int64_t>& out, std::string_view what) {
     if (v.is_null()) return;
-    if (v.type() == Json::Type::kNumber) {
+    if (v.type() == saving::Json::Type::kNumber) {
       out = {v.as_int(what)};
       return;
     }
@@ -30,17 +30,18 @@ struct Numbers {
     for (size_t i = 0; i < v->size(); ++i) s += (i ? ", " : "") + config::repr((*v)[i]);
     return s + "]";
   }
-  static void read(const Json& v, std::optional<std::vector<double>>& out, std::string_view what) {
+  static void read(const saving::Json& v, std::optional<std::vector<double>>& out,
+                   std::string_view what) {
     if (v.is_null()) {
       out.reset();
       return;
     }
-    if (v.type() != Json::Type::kArray) {
+    if (v.type() != saving::Json::Type::kArray) {
       out = std::vector<double>{v.as_number(what)};
       return;
     }
     std::vector<double> values;
-    for (const Json& e : v.items(what)) values.push_back(e.as_number(what));
+    for (const saving::Json& e : v.items(what)) values.push_back(e.as_number(what));
     out = std::move(values);
   }
 };
