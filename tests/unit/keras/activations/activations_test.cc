@@ -11,7 +11,7 @@
 namespace tfcc::keras::activations {
 namespace {
 
-std::vector<float> apply(const std::string& name, const std::vector<float>& x) {
+std::vector<float> activate(const std::string& name, const std::vector<float>& x) {
   return get(name)(Tensor::from_vector(x)).to_vector<float>();
 }
 
@@ -19,9 +19,9 @@ std::vector<float> apply(const std::string& name, const std::vector<float>& x) {
 TEST(Activations, HardSigmoidAsKeras3) {
   std::vector<float> x{-4.f, -1.f, 0.f, 1.f, 4.f};
   std::vector<float> want{0.f, 2.f / 6, 0.5f, 4.f / 6, 1.f};
-  std::vector<float> got = apply("hard_sigmoid", x);
-  std::vector<float> silu = apply("hard_silu", x);
-  std::vector<float> swish = apply("hard_swish", x);
+  std::vector<float> got = activate("hard_sigmoid", x);
+  std::vector<float> silu = activate("hard_silu", x);
+  std::vector<float> swish = activate("hard_swish", x);
   for (size_t i = 0; i < x.size(); ++i) {
     EXPECT_NEAR(got[i], want[i], 1e-6) << i;
     EXPECT_NEAR(silu[i], x[i] * want[i], 1e-6) << i;
