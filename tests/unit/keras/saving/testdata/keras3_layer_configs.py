@@ -53,6 +53,12 @@ def layers():
         L.SimpleRNN(4, return_sequences=True, recurrent_initializer="glorot_uniform"),
         L.LSTM(5, return_state=True, activation="relu"),
         L.GRU(3, reset_after=False, go_backwards=True),
+        L.Rescaling(1.0 / 255, offset=-0.5),
+        L.Normalization(mean=[0.5, -1.0, 2.0], variance=[4.0, 1.0, 0.25], invert=True),
+        L.EinsumDense("ab,bc->ac", output_shape=6, activation="relu", bias_axes="c"),
+        L.MultiHeadAttention(2, 3, value_dim=4, output_shape=5, seed=7),
+        L.Attention(use_scale=True, score_mode="concat"),
+        L.AdditiveAttention(use_scale=False),
     ]
 
 
