@@ -29,27 +29,13 @@ std::vector<OpRow> attention_rows();
 std::vector<OpRow> all_rows() {
   std::vector<OpRow> rows;
   for (auto family : {
-           unary_rows,
-           binary_rows,
-           elementwise_rows,
-           reduction_rows,
-           array_rows,
-           creation_rows,
-           random_rows,
-           linalg_rows,
-           variable_rows,
-           conv_rows,
-           pool_rows,
-           conv_fused_rows,
-           nn_rows,
-           training_rows,
-           fused_elementwise_rows,
-           sorting_rows,
-           segment_rows,
-           manip_rows,
-           matrix_rows,
-           einsum_family_rows,
-           attention_rows,
+           unary_rows,     binary_rows,        elementwise_rows,
+           reduction_rows, array_rows,         creation_rows,
+           random_rows,    linalg_rows,        variable_rows,
+           conv_rows,      pool_rows,          conv_fused_rows,
+           nn_rows,        training_rows,      fused_elementwise_rows,
+           sorting_rows,   segment_rows,       manip_rows,
+           matrix_rows,    einsum_family_rows, attention_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

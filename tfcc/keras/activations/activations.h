@@ -30,8 +30,8 @@ struct Activation {
 };
 
 /// The activation called `name`: linear, relu, relu6, sigmoid, hard_sigmoid, hard_silu (alias
-/// hard_swish), tanh, softmax, log_softmax, elu, selu, gelu, softplus, softsign, swish, silu, exponential, leaky_relu.
-/// Unknown names raise InvalidArgumentError.
+/// hard_swish), tanh, softmax, log_softmax, elu, selu, gelu, softplus, softsign, swish, silu,
+/// exponential, leaky_relu. Unknown names raise InvalidArgumentError.
 Activation get(const std::string& name);
 
 }  // namespace tfcc::keras::activations
