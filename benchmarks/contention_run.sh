@@ -46,20 +46,8 @@ mkdir -p "$OUT"
 RESULTS=$OUT/results.tsv
 : >"$RESULTS"
 
-BUSY_PIDS=()
-start_busy() {
-  for _ in 1 2; do
-    timeout "$BUSY_MAX_S" bash -c 'while :; do :; done' &
-    BUSY_PIDS+=($!)
-  done
-  sleep 0.2
-}
-stop_busy() {
-  for p in "${BUSY_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${BUSY_PIDS[@]}"; do wait "$p" 2>/dev/null; done
-  BUSY_PIDS=()
-}
-trap stop_busy EXIT INT TERM
+# start_busy / stop_busy: two busy loops, stopped on exit.
+source "$(dirname "${BASH_SOURCE[0]}")/busy_loops.sh"
 
 # config name, build dir, env assignments
 CONFIGS=("after|$BUILD|")
