@@ -14,6 +14,13 @@ Activation::Activation(const std::string& n) : Activation(get(n)) {}
 Activation::Activation(std::function<Tensor(const Tensor&)> f, std::string n)
     : name(std::move(n)), fn(std::move(f)) {}
 
+namespace {
+
+// Keras 3's hard_silu: x * relu6(x + 3) / 6.
+Tensor hard_silu(const Tensor& x) { return multiply(x, divide(relu6(add(x, 3.0)), 6.0)); }
+
+}  // namespace
+
 Activation get(const std::string& name) {
   using Fn = std::function<Tensor(const Tensor&)>;
   static const std::map<std::string, Fn> table = {
@@ -22,8 +29,8 @@ Activation get(const std::string& name) {
       {"sigmoid", [](const Tensor& x) { return sigmoid(x); }},
       // Keras 3: relu6(x + 3) / 6 (Keras 2 had clip(0.2 x + 0.5, 0, 1); docs/keras3.md).
       {"hard_sigmoid", [](const Tensor& x) { return divide(relu6(add(x, 3.0)), 6.0); }},
-      {"hard_silu", [](const Tensor& x) { return multiply(x, divide(relu6(add(x, 3.0)), 6.0)); }},
-      {"hard_swish", [](const Tensor& x) { return multiply(x, divide(relu6(add(x, 3.0)), 6.0)); }},
+      {"hard_silu", hard_silu},
+      {"hard_swish", hard_silu},  // Keras 3's alias
       {"tanh", [](const Tensor& x) { return tanh(x); }},
       {"softmax", [](const Tensor& x) { return softmax(x, -1); }},
       {"log_softmax", [](const Tensor& x) { return log_softmax(x, -1); }},
