@@ -1,6 +1,7 @@
 // The generic op entry points the Python layer generates tf.raw_ops and TF's module paths from:
 // op_defs() describes every registered op; execute() runs one through tfcc::dispatch().
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -118,6 +119,17 @@ Tensor binary_op(const std::string& name, nb::handle x, nb::handle y) {
   return dispatch1(op_def(name), in, {});
 }
 
+// The stateful random ops through tfcc::random, which draws (seed, seed2) from the global seed
+// and the op seed by TensorFlow's rules (a raw op call would need them spelled out).
+Tensor random_tensor(const std::string& kind, std::vector<int64_t> shape, double a, double b,
+                     nb::handle dtype, std::optional<int64_t> seed) {
+  DType d = dtype_arg(dtype);
+  if (kind == "uniform") return random::uniform(std::move(shape), a, b, d, seed);
+  if (kind == "normal") return random::normal(std::move(shape), a, b, d, seed);
+  if (kind == "truncated_normal") return random::truncated_normal(std::move(shape), a, b, d, seed);
+  throw InvalidArgumentError(internal::str_cat("unknown random kind '", kind, "'"));
+}
+
 }  // namespace
 
 void bind_ops(nb::module_& m) {
@@ -129,6 +141,18 @@ void bind_ops(nb::module_& m) {
   m.def("set_converter", &set_converter);
   m.def("dtype_name", [](nb::handle d) { return std::string(dtype_name(dtype_arg(d))); });
   m.def("cast", [](const Tensor& t, nb::handle d) { return cast(t, dtype_arg(d)); });
+  m.def("random_tensor", &random_tensor, nb::arg("kind"), nb::arg("shape"), nb::arg("a"),
+        nb::arg("b"), nb::arg("dtype"), nb::arg("seed").none());
+  m.def(
+      "random_shuffle",
+      [](const Tensor& x, std::optional<int64_t> seed) { return random::shuffle(x, seed); },
+      nb::arg("x"), nb::arg("seed").none());
+  m.def(
+      "random_categorical",
+      [](const Tensor& logits, int64_t n, std::optional<int64_t> seed) {
+        return random::categorical(logits, n, seed);
+      },
+      nb::arg("logits"), nb::arg("num_samples"), nb::arg("seed").none());
   m.def("set_seed", [](uint64_t seed) { random::set_seed(seed); });
 }
 

@@ -7,6 +7,7 @@ registered are left out.
 import numpy as np
 
 from tfcc import _api
+from tfcc import _tfcc
 from tfcc import _tensor
 from tfcc import dtypes as _dtypes
 
@@ -191,7 +192,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    return _execute("LinSpace", [], {"start": float(start), "stop": float(stop), "num": int(num)})
+    return _execute("LinSpace", [], {"T": _dtypes.float32, "start": float(start), "stop": float(stop), "num": int(num)})
 
 
 def add_n(inputs, name=None):
@@ -277,20 +278,18 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
     return _execute("SoftmaxCrossEntropyWithLogits", [logits, labels], {})[0]
 
 
-def _seed_attrs(seed):
-    return {} if seed is None else {"seed": int(seed), "seed2": 0}
+def _seed(seed):
+    return None if seed is None else int(seed)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    return _execute("RandomStandardNormal", [], dict(
-        dtype=_dtypes.as_dtype(dtype), shape=_ints(shape), mean=float(mean),
-        stddev=float(stddev), **_seed_attrs(seed)))
+    return _tfcc.random_tensor("normal", _ints(shape), float(mean), float(stddev),
+                               _dtypes.as_dtype(dtype)._enum, _seed(seed))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    return _execute("TruncatedNormal", [], dict(
-        dtype=_dtypes.as_dtype(dtype), shape=_ints(shape), mean=float(mean),
-        stddev=float(stddev), **_seed_attrs(seed)))
+    return _tfcc.random_tensor("truncated_normal", _ints(shape), float(mean), float(stddev),
+                               _dtypes.as_dtype(dtype)._enum, _seed(seed))
 
 
 def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name=None):
@@ -299,22 +298,20 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
         if dt.is_integer:
             raise ValueError("Must specify maxval for integer dtype %r" % dt)
         maxval = 1
-    return _execute("RandomUniform", [], dict(
-        dtype=dt, shape=_ints(shape), minval=float(minval), maxval=float(maxval),
-        **_seed_attrs(seed)))
+    return _tfcc.random_tensor("uniform", _ints(shape), float(minval), float(maxval), dt._enum,
+                               _seed(seed))
 
 
 def shuffle(value, seed=None, name=None):
-    return _execute("RandomShuffle", [value], _seed_attrs(seed))
+    return _tfcc.random_shuffle(_t(value), _seed(seed))
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
-    return _execute("Multinomial", [logits], dict(num_samples=int(num_samples),
-                                                  **_seed_attrs(seed)))
+    return _tfcc.random_categorical(_t(logits), int(num_samples), _seed(seed))
 
 
 def set_seed(seed):
-    _api._tfcc.set_seed(int(seed))
+    _tfcc.set_seed(int(seed))
 
 
 # function -> TensorFlow's paths, and the op it needs (None: composite of table ops).

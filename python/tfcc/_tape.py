@@ -64,7 +64,8 @@ class GradientTape:
             self._tape.watch(t)
 
     def watched_variables(self):
-        return tuple(self._tape.watched_variables())
+        from tfcc import _variables
+        return tuple(_variables._by_id.get(v._id, v) for v in self._tape.watched_variables())
 
     @contextlib.contextmanager
     def stop_recording(self):

@@ -130,15 +130,15 @@ def constant(value, dtype=None, shape=None, name=None):
         n = int(np.prod(shape)) if shape else 1
         have = t.shape.num_elements()
         if have == 1 and n != 1:
-            from tfcc import _api
-            t = _api.fill(shape, t)
+            from tfcc import _signatures
+            t = _signatures.fill(shape, t)
         elif have != n:
             raise TypeError("Eager execution of tf.constant with unsupported shape. Tensor %s "
                             "(converted from %r) has %d elements, but got `shape` %s with %d "
                             "elements)." % (t, value, have, tuple(shape), n))
         else:
-            from tfcc import _api
-            t = _api.reshape(t, shape)
+            from tfcc import _signatures
+            t = _signatures.reshape(t, shape)
     return t
 
 

@@ -4,7 +4,10 @@ from tfcc import _tfcc
 from tfcc import _tensor
 from tfcc import dtypes as _dtypes
 
-_uid = [0]
+import weakref
+
+# tfcc variable id -> the Python Variable, so C++ results (watched_variables) map back to it.
+_by_id = weakref.WeakValueDictionary()
 
 
 class Variable(_tfcc.Variable):
@@ -17,6 +20,7 @@ class Variable(_tfcc.Variable):
             initial_value = initial_value()
         value = _tensor.constant(initial_value, dtype)
         super().__init__(value, name or "Variable", bool(trainable))
+        _by_id[self._id] = self
 
     @property
     def name(self):
