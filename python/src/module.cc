@@ -9,6 +9,7 @@ void bind_tensor(nb::module_& m);
 void bind_ops(nb::module_& m);
 void bind_errors(nb::module_& m);
 void bind_autodiff(nb::module_& m);
+void bind_function(nb::module_& m);
 }  // namespace tfcc::py
 
 NB_MODULE(_tfcc, m) {
@@ -18,4 +19,5 @@ NB_MODULE(_tfcc, m) {
   tfcc::py::bind_tensor(m);
   tfcc::py::bind_ops(m);
   tfcc::py::bind_autodiff(m);
+  tfcc::py::bind_function(m);
 }

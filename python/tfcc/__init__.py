@@ -15,6 +15,8 @@ from tfcc.dtypes import DType, as_dtype, bfloat16, bool, double, float32, float6
 from tfcc._tensor import Tensor, TensorShape, constant, convert_to_tensor
 from tfcc._variables import Variable
 from tfcc._tape import GradientTape, UnconnectedGradients
+from tfcc._function import Function, TensorSpec, function
+from tfcc import config
 from tfcc import _api
 from tfcc import _signatures  # noqa: F401 - places its functions at TF's paths
 
@@ -25,7 +27,13 @@ newaxis = None
 
 globals().update(_api.exported)
 for _ns_name, _ns in _api.namespaces.items():
-    if "." not in _ns_name:
+    if "." in _ns_name:
+        continue
+    if _ns_name in globals():  # a real module (tf.dtypes): its functions join it
+        for _k, _v in vars(_ns).items():
+            if not _k.startswith("_"):
+                setattr(globals()[_ns_name], _k, _v)
+    else:
         globals()[_ns_name] = _ns
 
 
@@ -35,8 +43,8 @@ def is_tensor(x):
 
 
 def executing_eagerly():
-    """tf.executing_eagerly: always True (tf.function is not bound yet)."""
-    return True
+    """tf.executing_eagerly: False while a tf.function traces."""
+    return _tfcc.executing_eagerly()
 
 
-del _ns_name, _ns
+del _ns_name, _ns, _k, _v
