@@ -70,6 +70,22 @@ VALUE_CASES = [
     "tf.constant([1, 2], dtype=tf.float32)", "tf.constant(7, shape=[2, 2])",
     "tf.constant([1, 2, 3, 4], shape=[2, 2])", "tf.constant(2**40)",
     "tf.math.reduce_sum(tf.constant([[1, 2], [3, 4]], dtype=tf.int64), axis=0)",
+    # Linear algebra, segments, sorting (values only where the result is unique).
+    "tf.linalg.inv(m)", "tf.linalg.det(m)", "tf.linalg.cholesky(tf.constant([[4., 2.], [2., 3.]]))",
+    "tf.linalg.solve(m, tf.constant([[1.], [2.]]))",
+    "tf.linalg.triangular_solve(tf.constant([[2., 0.], [1., 4.]]), tf.constant([[2.], [9.]]))",
+    "tf.linalg.band_part(tf.ones([3, 3]), 0, 1)",
+    "tf.linalg.eigvalsh(tf.constant([[2., 1.], [1., 2.]]))",
+    "tf.linalg.svd(m, compute_uv=False)",
+    "tf.abs(tf.linalg.qr(m).r)", "tf.abs(tf.linalg.qr(m)[0] @ tf.linalg.qr(m)[1])",
+    "tf.math.segment_sum(i, tf.constant([0, 0]))", "tf.math.segment_mean(m, tf.constant([0, 1]))",
+    "tf.math.segment_max(x, tf.constant([0, 0, 1]))",
+    "tf.math.unsorted_segment_sum(x, tf.constant([1, 0, 1]), 3)",
+    "tf.math.unsorted_segment_max(i, tf.constant([1, 1]), 2)",
+    "tf.math.top_k(x, 2).values", "tf.math.top_k(x, 2).indices", "tf.unique(tf.constant([3, 1, 3, 2])).y",
+    "tf.unique(tf.constant([3, 1, 3, 2])).idx", "tf.roll(x, 1, 0)", "tf.roll(i, [1, -1], [0, 1])",
+    "tf.searchsorted(tf.constant([1., 2., 3.]), tf.constant([2.5, 2.]))",
+    "tf.searchsorted(tf.constant([1., 2., 3.]), tf.constant([2.5, 2.]), side='right')",
 ]
 
 # These must raise the named tf.errors class (or Python exception).

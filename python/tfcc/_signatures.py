@@ -4,6 +4,8 @@ Each is placed at TensorFlow's paths by the PATHS table at the end; functions wh
 registered are left out.
 """
 
+import collections
+
 import numpy as np
 
 from tfcc import _api
@@ -314,6 +316,80 @@ def set_seed(seed):
     _tfcc.set_seed(int(seed))
 
 
+def _named(name, fields, values):
+    return collections.namedtuple(name, fields)(*values)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    return _execute("MatrixSolve", [matrix, rhs], {"adjoint": bool(adjoint)})
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    return _execute("MatrixTriangularSolve", [matrix, rhs], {"lower": bool(lower),
+                                                             "adjoint": bool(adjoint)})
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+    return _execute("MatrixBandPart", [input], {"num_lower": int(num_lower),
+                                                "num_upper": int(num_upper)})
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    return _named("Qr", "q r", _execute("Qr", [input], {"full_matrices": bool(full_matrices)}))
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    s, u, v = _execute("Svd", [tensor], {"compute_uv": bool(compute_uv),
+                                         "full_matrices": bool(full_matrices)})
+    return (s, u, v) if compute_uv else s
+
+
+def eigh(tensor, name=None):
+    return tuple(_execute("SelfAdjointEigV2", [tensor], {"compute_v": True}))
+
+
+def eigvalsh(tensor, name=None):
+    return _execute("SelfAdjointEigV2", [tensor], {"compute_v": False})[0]
+
+
+def _segment(op):
+    def f(data, segment_ids, name=None):
+        return _execute(op, [data, segment_ids], {})
+    f.__name__ = op
+    return f
+
+
+def _unsorted_segment(op):
+    def f(data, segment_ids, num_segments, name=None):
+        return _execute(op, [data, segment_ids], {"num_segments": int(num_segments)})
+    f.__name__ = op
+    return f
+
+
+def top_k(input, k=1, sorted=True, index_type=_dtypes.int32, name=None):  # noqa: A002
+    return _named("TopKV2", "values indices", _execute("TopKV2", [input], {
+        "k": int(k), "sorted": bool(sorted), "index_type": _dtypes.as_dtype(index_type)}))
+
+
+def unique(x, out_idx=_dtypes.int32, name=None):
+    return _named("Unique", "y idx", _execute("Unique", [x], {
+        "out_idx": _dtypes.as_dtype(out_idx)}))
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002
+    return _execute("Roll", [input], {"shift": _ints(shift), "axis": _ints(axis)})
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=_dtypes.int32, name=None):
+    op = {"left": "LowerBound", "right": "UpperBound"}[side]
+    seq, vals = _t(sorted_sequence), _t(values)
+    if seq.ndim == 1:  # the op works on rows, as TensorFlow's does: 1-D inputs become one row
+        out = _execute(op, [expand_dims(seq, 0), expand_dims(vals, 0)],
+                       {"out_type": _dtypes.as_dtype(out_type)})
+        return squeeze(out, [0])
+    return _execute(op, [seq, vals], {"out_type": _dtypes.as_dtype(out_type)})
+
+
 # function -> TensorFlow's paths, and the op it needs (None: composite of table ops).
 PATHS = [
     (cast, "cast dtypes.cast", "Cast"), (reshape, "reshape", "Reshape"),
@@ -344,6 +420,18 @@ PATHS = [
     (truncated_normal, "random.truncated_normal", "TruncatedNormal"),
     (uniform, "random.uniform", "RandomUniform"), (shuffle, "random.shuffle", "RandomShuffle"),
     (categorical, "random.categorical", "Multinomial"), (set_seed, "random.set_seed", None),
+    (solve, "linalg.solve", "MatrixSolve"),
+    (triangular_solve, "linalg.triangular_solve", "MatrixTriangularSolve"),
+    (band_part, "linalg.band_part", "MatrixBandPart"), (qr, "linalg.qr", "Qr"),
+    (svd, "linalg.svd", "Svd"), (eigh, "linalg.eigh", "SelfAdjointEigV2"),
+    (eigvalsh, "linalg.eigvalsh", "SelfAdjointEigV2"),
+    (_segment("SegmentSum"), "math.segment_sum", "SegmentSum"),
+    (_segment("SegmentMean"), "math.segment_mean", "SegmentMean"),
+    (_segment("SegmentMax"), "math.segment_max", "SegmentMax"),
+    (_unsorted_segment("UnsortedSegmentSum"), "math.unsorted_segment_sum", "UnsortedSegmentSum"),
+    (_unsorted_segment("UnsortedSegmentMax"), "math.unsorted_segment_max", "UnsortedSegmentMax"),
+    (top_k, "math.top_k nn.top_k", "TopKV2"), (unique, "unique", "Unique"),
+    (roll, "roll", "Roll"), (searchsorted, "searchsorted", "LowerBound"),
 ]
 
 for _fn, _paths, _op in PATHS:
