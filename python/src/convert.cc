@@ -101,10 +101,18 @@ bool to_operand(nb::handle h, std::optional<Operand>& out) {
   return true;
 }
 
-nb::tuple shape_tuple(const Tensor& t) {
-  const Shape& s = t.shape();
+nb::object shape_tuple(const Tensor& t) {
+  if (!t.is_symbolic()) {
+    const Shape& s = t.shape();
+    nb::list dims;
+    for (int i = 0; i < s.rank(); ++i) dims.append(s.dim(i));
+    return nb::tuple(dims);
+  }
+  // Inside a trace: unknown dimensions are None, an unknown rank is None.
+  PartialShape p = t.partial_shape();
+  if (!p.rank_known()) return nb::none();
   nb::list dims;
-  for (int i = 0; i < s.rank(); ++i) dims.append(s.dim(i));
+  for (int64_t d : p.dims()) dims.append(d < 0 ? nb::none() : nb::cast(d));
   return nb::tuple(dims);
 }
 

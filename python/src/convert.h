@@ -27,8 +27,8 @@ bool to_operand(nb::handle h, std::optional<Operand>& out);
 nb::object view(const Tensor& t);
 /// A concrete tensor copied from a C-contiguous NumPy array of a tfcc dtype.
 Tensor from_numpy(nb::handle array, DType dtype);
-/// The Python shape tuple.
-nb::tuple shape_tuple(const Tensor& t);
+/// The Python shape tuple (None for dimensions a trace does not know; None for unknown rank).
+nb::object shape_tuple(const Tensor& t);
 /// Registers the Python-level converter used by to_tensor for non-tensor values.
 void set_converter(nb::object fn);
 

@@ -101,7 +101,7 @@ void bind_tensor(nb::module_& m) {
   nb::class_<Tensor>(m, "Tensor", nb::dynamic_attr())
       .def_prop_ro("_dtype", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
       .def_prop_ro("_shape", &shape_tuple)
-      .def_prop_ro("ndim", &Tensor::rank)
+      .def_prop_ro("ndim", [](const Tensor& t) { return t.partial_shape().rank(); })
       .def("_view", &view)
       .def("__str__", &Tensor::to_string)
       .def("_id", &Tensor::id)

@@ -81,6 +81,21 @@ def test_input_signature_traces_once_for_unknown_dims():
     assert double.experimental_get_tracing_count() == 1
 
 
+def test_symbolic_tensors_know_their_static_shape():
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        seen.append((x.shape, x.shape.as_list(), x.shape.is_fully_defined(), repr(x)))
+        return tf.reduce_sum(x, axis=1)
+
+    assert f(tf.ones([2, 3])).shape == (2,)
+    shape, dims, full, text = seen[0]
+    assert shape == (None, 3) and dims == [None, 3] and not full
+    assert str(shape) == "(None, 3)"
+    assert text.startswith('Tensor("symbolic:') and "shape=(None, 3), dtype=float32)" in text
+
+
 def test_run_functions_eagerly():
     calls = []
 

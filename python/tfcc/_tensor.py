@@ -19,18 +19,22 @@ _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
 class TensorShape(tuple):
-    """A tensor's shape: a tuple of ints that prints and compares like tf.TensorShape."""
+    """A tensor's shape: a tuple of ints (None: unknown inside a trace) that prints and compares
+    like tf.TensorShape."""
 
     def __new__(cls, dims):
-        return super().__new__(cls, () if dims is None else (int(d) for d in dims))
+        self = super().__new__(cls, () if dims is None else
+                               (None if d is None else int(d) for d in dims))
+        self._unknown_rank = dims is None
+        return self
 
     @property
     def rank(self):
-        return len(self)
+        return None if self._unknown_rank else len(self)
 
     @property
     def ndims(self):
-        return len(self)
+        return self.rank
 
     @property
     def dims(self):
@@ -40,13 +44,15 @@ class TensorShape(tuple):
         return list(self)
 
     def num_elements(self):
+        if not self.is_fully_defined():
+            return None
         n = 1
         for d in self:
             n *= d
         return n
 
     def is_fully_defined(self):
-        return True
+        return not self._unknown_rank and None not in self
 
     def __getitem__(self, key):
         r = tuple.__getitem__(self, key)
@@ -64,11 +70,13 @@ class TensorShape(tuple):
     __hash__ = tuple.__hash__
 
     def __repr__(self):
-        return "TensorShape(%s)" % list(self)
+        return "TensorShape(None)" if self._unknown_rank else "TensorShape(%s)" % list(self)
 
     def __str__(self):
+        if self._unknown_rank:
+            return "<unknown>"
         if len(self) == 1:
-            return "(%d,)" % self[0]
+            return "(%s,)" % self[0]
         return "(" + ", ".join(str(d) for d in self) + ")"
 
 
@@ -180,6 +188,8 @@ def _array(self, dtype=None, copy=None):
 
 
 def _repr(self):
+    if _tfcc.is_symbolic(self):
+        return str(self)  # Tensor("symbolic:12", shape=(None, 3), dtype=float32)
     text = str(self.numpy()) if self.ndim == 0 else repr(self.numpy())
     if "\n" in text:
         text = "\n" + text
