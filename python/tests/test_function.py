@@ -2,6 +2,7 @@
 gradients inside, input_signature, run_functions_eagerly."""
 
 import numpy as np
+import pytest
 
 import tfcc as tf
 
@@ -94,6 +95,18 @@ def test_symbolic_tensors_know_their_static_shape():
     assert shape == (None, 3) and dims == [None, 3] and not full
     assert str(shape) == "(None, 3)"
     assert text.startswith('Tensor("symbolic:') and "shape=(None, 3), dtype=float32)" in text
+
+
+def test_python_if_on_a_traced_tensor_is_a_clear_error():
+    @tf.function
+    def f(x):
+        if x > 0:
+            x = x + 1
+        return x
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="AutoGraph"):
+        f(tf.constant(1))
+    assert isinstance(tf.errors.OperatorNotAllowedInGraphError("x"), TypeError)
 
 
 def test_run_functions_eagerly():

@@ -202,7 +202,17 @@ def _scalar(self, kind):
     return kind(self._view().reshape(()))
 
 
+def _not_in_graph(what):
+    raise _errors.OperatorNotAllowedInGraphError(
+        "Using a symbolic tf.Tensor as a Python %s is not allowed: tfcc's tf.function traces "
+        "Python code once and has no AutoGraph yet, so `if`/`while`/`for` on a tensor cannot "
+        "become graph control flow. Run the function eagerly (tf.config.run_functions_eagerly("
+        "True)) or keep the decision outside it." % what)
+
+
 def _bool(self):
+    if _tfcc.is_symbolic(self):
+        _not_in_graph("bool")
     if self.shape.num_elements() != 1:
         raise ValueError("The truth value of an array with more than one element is ambiguous. "
                          "Use a.any() or a.all()")
@@ -216,6 +226,8 @@ def _len(self):
 
 
 def _iter(self):
+    if _tfcc.is_symbolic(self) and (self.ndim is None or self._shape[0] is None):
+        _not_in_graph("iterable")
     if self.ndim == 0:
         raise TypeError("Cannot iterate over a scalar tensor.")
     for i in range(self._shape[0]):

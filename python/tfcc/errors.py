@@ -88,4 +88,9 @@ for _code, _name in _CODES.items():
 
 _tfcc.register_errors(_by_code)
 
-__all__ = ["OpError"] + list(_CODES.values())
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A symbolic tensor (inside a tf.function trace) used as a Python bool or iterated."""
+
+
+__all__ = ["OpError", "OperatorNotAllowedInGraphError"] + list(_CODES.values())
