@@ -21,10 +21,19 @@ class PyTape {
       : tape_(std::make_unique<GradientTape>(GradientTapeOptions{persistent, watch_accessed})) {
     remove_op_observer(tape_.get());  // records only between enter() and exit()
   }
-  ~PyTape() { pause_.reset(); }
+  ~PyTape() {
+    pause_.reset();
+    exit();
+  }
 
-  void enter() { add_op_observer(tape_.get()); }
-  void exit() { remove_op_observer(tape_.get()); }
+  void enter() {
+    if (!recording_) add_op_observer(tape_.get());
+    recording_ = true;
+  }
+  void exit() {
+    if (recording_) remove_op_observer(tape_.get());
+    recording_ = false;
+  }
   void pause() { pause_.emplace(*tape_); }
   void resume() { pause_.reset(); }
   void reset() { tape_->reset(); }
@@ -86,6 +95,7 @@ class PyTape {
  private:
   std::unique_ptr<GradientTape> tape_;
   std::optional<GradientTape::Pause> pause_;
+  bool recording_ = false;
 };
 
 }  // namespace

@@ -117,3 +117,16 @@ def test_watched_variables_and_softmax_gradient():
     g = tape.gradient(loss, v).numpy()
     want = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum() - np.array([1.0, 0, 0])
     np.testing.assert_allclose(g, want, rtol=1e-5)
+
+
+def test_persistent_tape_can_be_reentered():
+    x = tf.constant(2.0)
+    tape = tf.GradientTape(persistent=True)
+    with tape:
+        tape.watch(x)
+        y = x * x
+    between = y * x  # not recorded
+    with tape:
+        z = y * x
+    assert float(tape.gradient(z, x)) == 12.0  # z = x^3
+    assert tape.gradient(between, x) is None
