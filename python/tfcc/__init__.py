@@ -16,6 +16,7 @@ from tfcc._tensor import Tensor, TensorShape, constant, convert_to_tensor
 from tfcc._variables import Variable
 from tfcc._tape import GradientTape, UnconnectedGradients
 from tfcc._function import Function, TensorSpec, function
+from tfcc._module import Module
 from tfcc import config
 from tfcc import _api
 from tfcc import _signatures  # noqa: F401 - places its functions at TF's paths
