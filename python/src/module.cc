@@ -10,6 +10,8 @@ void bind_ops(nb::module_& m);
 void bind_errors(nb::module_& m);
 void bind_autodiff(nb::module_& m);
 void bind_function(nb::module_& m);
+void bind_data(nb::module_& m);
+void bind_keras(nb::module_& m);
 }  // namespace tfcc::py
 
 NB_MODULE(_tfcc, m) {
@@ -20,4 +22,6 @@ NB_MODULE(_tfcc, m) {
   tfcc::py::bind_ops(m);
   tfcc::py::bind_autodiff(m);
   tfcc::py::bind_function(m);
+  tfcc::py::bind_data(m);
+  tfcc::py::bind_keras(m);
 }
