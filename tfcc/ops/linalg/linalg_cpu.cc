@@ -145,6 +145,7 @@ double matmul_work_ns(const Problem& p) {
                                  static_cast<double>(p.k));
 }
 
+using onednn::apply_isa_cap;
 using onednn::engine;
 using onednn::stream;
 
@@ -260,7 +261,9 @@ bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   if (cb.out.empty()) {
     // A single matrix product: oneDNN's BLAS-style sgemm beats its matmul primitive here (about
     // 180 against 150 GFLOP/s on one core, shared/research/machine.md) and needs no primitive.
-    // Row-major, so the leading dimensions are the stored column counts.
+    // Row-major, so the leading dimensions are the stored column counts. No engine is involved,
+    // so the ISA cap is applied here (before oneDNN's first call fixes its ISA).
+    apply_isa_cap();
     dnnl_status_t st = dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.m, p.n, p.k, 1.0f, a,
                                   p.ta ? p.m : p.k, b, p.tb ? p.k : p.n, 0.0f, c, p.n);
     if (st == dnnl_success) return true;
