@@ -7,16 +7,20 @@
 // chunk, run serially: no thread ever waits for the pool to become free.
 #include "tfcc/platform/parallel.h"
 
+#include <omp.h>
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tfcc/platform/parallel_runtime.h"
 
 namespace tfcc::parallel {
 namespace {
@@ -55,18 +59,19 @@ int64_t chunk_bound(int64_t n, int64_t chunks, int64_t align, int64_t i) {
   return std::min(n, (b + align - 1) / align * align);
 }
 
-// Parallel loops run as OpenMP regions (the threads oneDNN uses) unless TFCC_PARALLEL_RUNTIME=pool
-// selects tfcc's own pool. The pool is what decision 13 asks for, but next to Debian's oneDNN it
-// loses: libgomp's threads spin about 3 ms after every oneDNN region (their wait policy is read
-// when libgomp loads, before tfcc runs), so on 2 cores a pool worker shares its core with a
-// spinning OpenMP thread, and the seed CNN's 2-thread step was 1.5x slower with the pool than
-// with OpenMP regions (docs/benchmark-history.md, "Busy cores"). Revisit with a oneDNN built on a thread-pool
-// runtime that can share tfcc's pool.
+// The pool by default; TFCC_PARALLEL_RUNTIME=openmp selects OpenMP regions (the scheme before
+// oneDNN ran on the pool). Next to oneDNN primitives that are OpenMP regions of their own, the
+// pool lost: libgomp's threads spin about 3 ms after every region (their wait policy is read when
+// libgomp loads, before tfcc runs), so a pool worker shared its core with a spinning OpenMP
+// thread (docs/benchmark-history.md, "Busy cores"). With oneDNN split over the pool (one OpenMP
+// thread per primitive) libgomp starts no thread at all, and the pool wins quiet and busy
+// (docs/threading.md).
+Runtime read_runtime() {
+  const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
+  return e != nullptr && std::string(e) == "openmp" ? Runtime::kOpenMp : Runtime::kPool;
+}
 bool use_openmp() {
-  static const bool v = [] {
-    const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
-    return e == nullptr || std::string(e) != "pool";
-  }();
+  static const bool v = read_runtime() == Runtime::kOpenMp;
   return v;
 }
 thread_local bool t_in_chunk = false;
@@ -160,6 +165,10 @@ class Pool {
   }
 
   void worker_loop() {
+    // oneDNN calls made by chunks run on this thread alone (kernels::onednn_split). The name
+    // tells the pool's threads from others (libgomp's, in tests) in /proc and debuggers.
+    omp_set_num_threads(1);
+    pthread_setname_np(pthread_self(), "tfcc-pool");
     for (;;) {
       if (run_chunks()) continue;
       const auto deadline = std::chrono::steady_clock::now() + kSpin;
@@ -197,34 +206,6 @@ class Pool {
   std::mutex error_mu_;
   std::exception_ptr error_;
 };
-
-// libgomp's idle threads spin about 3 ms before sleeping, unless it manages more threads than
-// there are CPUs: then it spins 100 iterations (documented under GOMP_SPINCOUNT; checked at every
-// wait). Its spin settings are read when it loads, before tfcc runs, so to make its threads
-// sleep at once tfcc starts one parked thread that has run a 2-thread region: its team's worker
-// stays in libgomp's count. Skipped when the user chose a wait policy or spin count.
-//
-// Only with the pool runtime: there it keeps oneDNN's threads from spinning against the pool's
-// workers; with OpenMP regions the spinning threads are the ones that run the next region, and
-// making them sleep cost more on a busy machine (docs/benchmark-history.md, "Busy cores").
-void make_openmp_threads_block() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (use_openmp() || std::getenv("OMP_WAIT_POLICY") != nullptr ||
-        std::getenv("GOMP_SPINCOUNT") != nullptr) {
-      return;
-    }
-    std::thread([] {
-#pragma omp parallel num_threads(2)
-      { (void)0; }
-      // Never destroyed: glibc's condition variable destructor would wait for this waiter at exit.
-      auto* mu = new std::mutex;
-      auto* never = new std::condition_variable;
-      std::unique_lock lock(*mu);
-      never->wait(lock, [] { return false; });
-    }).detach();
-  });
-}
 
 // One OpenMP region whose threads claim chunks from a shared counter (schedule(dynamic, 1)).
 void run_openmp(int64_t n, int64_t chunks, int64_t align, int threads, const RangeFn& fn) {
@@ -273,7 +254,6 @@ void parallel_for(int64_t n, double cost_per_item_ns, int max_threads, RangeFn f
       run_openmp(n, chunks, align, threads, fn);
       return;
     }
-    make_openmp_threads_block();
     if (chunks > 1 && Pool::get().run(n, chunks, align, threads, fn)) return;
   }
   fn(0, n);
@@ -285,9 +265,8 @@ void cap_calling_thread(int max_threads) { t_cap = std::max(max_threads, 0); }
 
 int calling_thread_cap() { return t_cap; }
 
-void note_region() {
-  make_openmp_threads_block();
-  g_regions.fetch_add(1, std::memory_order_relaxed);
-}
+void note_region() { g_regions.fetch_add(1, std::memory_order_relaxed); }
+
+Runtime runtime() { return use_openmp() ? Runtime::kOpenMp : Runtime::kPool; }
 
 }  // namespace tfcc::parallel
