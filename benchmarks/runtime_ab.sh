@@ -40,7 +40,7 @@ run_one() {  # variant-spec workload threads -> "key<TAB>samples/s" lines
   esac
   env "${envs[@]}" timeout 600 $cmd 2>&1 | grep 'samples/s' |
     sed -E 's/^tfcc (fit, seed CNN, batch 64), [0-9]+ threads?/\1/' |
-    sed -E 's/^tfcc //; s/: ([0-9.]+) samples\/s.*/\t\1/'
+    sed -E 's/^tfcc //; s/: ([0-9.e+]+) samples\/s.*/\t\1/'
 }
 
 for r in $(seq 1 "$REPS"); do
