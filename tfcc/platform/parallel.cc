@@ -27,7 +27,17 @@ namespace {
 
 // Idle workers poll for this long before blocking: long enough to catch the next op of a step
 // (a few microseconds apart), short enough not to steal a busy machine's core for long.
-constexpr auto kSpin = std::chrono::microseconds(30);
+// TFCC_POOL_SPIN_US overrides it (0: block at once).
+std::chrono::microseconds spin_time() {
+  static const std::chrono::microseconds v = [] {
+    const char* e = std::getenv("TFCC_POOL_SPIN_US");
+    if (e == nullptr || *e == '\0') return std::chrono::microseconds(30);
+    char* end = nullptr;
+    const long us = std::strtol(e, &end, 10);
+    return std::chrono::microseconds(*end == '\0' && us >= 0 ? std::min(us, 100000L) : 30L);
+  }();
+  return v;
+}
 constexpr int kMaxWorkers = 255;
 
 constexpr uint64_t kIndexBits = 16;
@@ -171,7 +181,7 @@ class Pool {
     pthread_setname_np(pthread_self(), "tfcc-pool");
     for (;;) {
       if (run_chunks()) continue;
-      const auto deadline = std::chrono::steady_clock::now() + kSpin;
+      const auto deadline = std::chrono::steady_clock::now() + spin_time();
       bool found = false;
       while (!found) {
         for (int i = 0; i < 64 && !found; ++i) {
