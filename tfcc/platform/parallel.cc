@@ -7,12 +7,16 @@
 // chunk, run serially: no thread ever waits for the pool to become free.
 #include "tfcc/platform/parallel.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -69,21 +73,101 @@ int64_t chunk_bound(int64_t n, int64_t chunks, int64_t align, int64_t i) {
   return std::min(n, (b + align - 1) / align * align);
 }
 
-// The pool by default; TFCC_PARALLEL_RUNTIME=openmp selects OpenMP regions (the scheme before
-// oneDNN ran on the pool). Next to oneDNN primitives that are OpenMP regions of their own, the
-// pool lost: libgomp's threads spin about 3 ms after every region (their wait policy is read when
-// libgomp loads, before tfcc runs), so a pool worker shared its core with a spinning OpenMP
-// thread (docs/benchmark-history.md, "Busy cores"). With oneDNN split over the pool (one OpenMP
-// thread per primitive) libgomp starts no thread at all, and the pool wins quiet and busy
-// (docs/threading.md).
-Runtime read_runtime() {
-  const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
-  return e != nullptr && std::string(e) == "openmp" ? Runtime::kOpenMp : Runtime::kPool;
-}
-bool use_openmp() {
-  static const bool v = read_runtime() == Runtime::kOpenMp;
+// Which runtime runs a region (parallel_runtime.h). Forced by TFCC_PARALLEL_RUNTIME ("pool",
+// "openmp") or force_runtime(); otherwise chosen from measured contention: OpenMP regions (with
+// oneDNN's own OpenMP regions) while this process's threads get their CPUs, tfcc's pool (with
+// oneDNN split over it, one OpenMP thread per call) once they wait for CPUs. Measured on the
+// 2-core VM (docs/benchmark-history.md, "oneDNN on tfcc's pool"): beside two busy loops the pool
+// ran the seed CNN fit 4-6x faster than OpenMP regions, but with the cores to itself it was
+// 0.5-0.9x on batch-64 CNN inference and the MLP fit, because two concurrent one-thread oneDNN
+// calls scale worse than one two-thread call.
+constexpr int kNotForced = -1;
+std::atomic<int> g_forced{kNotForced};
+
+int env_runtime() {
+  static const int v = [] {
+    const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
+    const std::string s = e == nullptr ? "" : e;
+    if (s == "openmp") return static_cast<int>(Runtime::kOpenMp);
+    if (s == "pool") return static_cast<int>(Runtime::kPool);
+    return kNotForced;
+  }();
   return v;
 }
+
+// Nanoseconds this process's threads have spent runnable but waiting for a CPU: the sum of the
+// second field of /proc/self/task/*/schedstat. -1 where the kernel does not provide it.
+int64_t run_queue_wait_ns() {
+  DIR* d = opendir("/proc/self/task");
+  if (d == nullptr) return -1;
+  int64_t sum = 0;
+  bool any = false;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    const std::string path = std::string("/proc/self/task/") + e->d_name + "/schedstat";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[128];
+    const ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = '\0';
+    unsigned long long run = 0, wait = 0;
+    if (std::sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+      sum += static_cast<int64_t>(wait);
+      any = true;
+    }
+  }
+  closedir(d);
+  return any ? sum : -1;
+}
+
+// The contention estimate: every 50 ms (checked by the thread that starts a region), the run-queue
+// wait of the process's threads per wall-clock second, smoothed; contended above 0.15 (15% of
+// one thread's time spent waiting), uncontended again below 0.05.
+class Contention {
+ public:
+  bool contended() {
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    if (now >= next_.load(std::memory_order_relaxed)) refresh(now);
+    return contended_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr int64_t kPeriodNs = 50'000'000;
+
+  void refresh(int64_t now) {
+    std::unique_lock lock(mu_, std::try_to_lock);
+    if (!lock.owns_lock() || now < next_.load(std::memory_order_relaxed)) return;
+    next_.store(now + kPeriodNs, std::memory_order_relaxed);
+    const int64_t wait = run_queue_wait_ns();
+    if (wait < 0) return;
+    if (last_now_ > 0) {
+      const double rate = static_cast<double>(std::max<int64_t>(0, wait - last_wait_)) /
+                          static_cast<double>(now - last_now_);
+      rate_ = 0.5 * rate_ + 0.5 * rate;
+      const bool was = contended_.load(std::memory_order_relaxed);
+      contended_.store(was ? rate_ > 0.05 : rate_ > 0.15, std::memory_order_relaxed);
+    }
+    last_now_ = now;
+    last_wait_ = wait;
+  }
+
+  std::atomic<int64_t> next_{0};
+  std::atomic<bool> contended_{false};
+  std::mutex mu_;
+  int64_t last_now_ = 0, last_wait_ = 0;
+  double rate_ = 0;
+};
+
+Contention& contention() {
+  static Contention* c = new Contention;
+  return *c;
+}
+
+bool use_openmp() { return runtime() == Runtime::kOpenMp; }
 thread_local bool t_in_chunk = false;
 thread_local int t_cap = 0;
 
@@ -277,6 +361,17 @@ int calling_thread_cap() { return t_cap; }
 
 void note_region() { g_regions.fetch_add(1, std::memory_order_relaxed); }
 
-Runtime runtime() { return use_openmp() ? Runtime::kOpenMp : Runtime::kPool; }
+Runtime runtime() {
+  const int forced = g_forced.load(std::memory_order_relaxed);
+  if (forced != kNotForced) return static_cast<Runtime>(forced);
+  if (env_runtime() != kNotForced) return static_cast<Runtime>(env_runtime());
+  return contention().contended() ? Runtime::kPool : Runtime::kOpenMp;
+}
+
+void force_runtime(std::optional<Runtime> r) {
+  g_forced.store(r ? static_cast<int>(*r) : kNotForced, std::memory_order_relaxed);
+}
+
+bool contended() { return contention().contended(); }
 
 }  // namespace tfcc::parallel

@@ -1,8 +1,12 @@
-// Which runtime runs parallel loops and oneDNN primitives (docs/threading.md): tfcc's own pool
-// by default, OpenMP regions with TFCC_PARALLEL_RUNTIME=openmp. Read once per process.
+// Which runtime runs parallel loops and oneDNN primitives (docs/threading.md): forced by
+// TFCC_PARALLEL_RUNTIME=pool|openmp, otherwise chosen per region from measured contention (the
+// run-queue wait of this process's threads): OpenMP regions while the process has its CPUs,
+// tfcc's blocking pool with oneDNN split over it when its threads wait for CPUs.
 //
 //   if (tfcc::parallel::runtime() == tfcc::parallel::Runtime::kPool) { /* oneDNN on one thread */ }
 #pragma once
+
+#include <optional>
 
 namespace tfcc::parallel {
 
@@ -16,7 +20,17 @@ enum class Runtime {
   kOpenMp,
 };
 
-/// The runtime of this process (TFCC_PARALLEL_RUNTIME: "openmp", else the pool).
+/// The runtime for a region starting now: force_runtime's, else TFCC_PARALLEL_RUNTIME's, else
+/// kPool while contended(), kOpenMp otherwise. Read it once per region.
 Runtime runtime();
+
+/// Fixes the runtime for the whole process (tests, benchmarks); std::nullopt returns to
+/// TFCC_PARALLEL_RUNTIME or the automatic choice.
+void force_runtime(std::optional<Runtime> runtime);
+
+/// Whether this process's threads have recently waited for CPUs (sampled every 50 ms: the
+/// run-queue wait in /proc/self/task/*/schedstat per wall-clock second, smoothed, with
+/// hysteresis between 5% and 15% of one thread's time).
+bool contended();
 
 }  // namespace tfcc::parallel

@@ -11,16 +11,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "tfcc/ops/config.h"
+#include "tfcc/platform/parallel_runtime.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {
@@ -28,16 +33,16 @@ namespace {
 
 namespace th = config::threading;
 
-bool pool_runtime() { return parallel::runtime() == parallel::Runtime::kPool; }
-
 class OneDnnSplit : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!pool_runtime())
-      GTEST_SKIP() << "TFCC_PARALLEL_RUNTIME=openmp: oneDNN runs its own regions";
+    parallel::force_runtime(parallel::Runtime::kPool);
     th::set_intra_op_parallelism_threads(2);
   }
-  void TearDown() override { th::set_intra_op_parallelism_threads(0); }
+  void TearDown() override {
+    th::set_intra_op_parallelism_threads(0);
+    parallel::force_runtime(std::nullopt);
+  }
 };
 
 TEST_F(OneDnnSplit, SlicesRunOnOneOpenMpThreadEachAndCoverTheProblem) {
@@ -183,6 +188,7 @@ TEST_F(OneDnnSplit, LibgompStartsNoThread) {
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("TFCC_TEST_ONEDNN_CHILD", "1", 1);
+    setenv("TFCC_PARALLEL_RUNTIME", "pool", 1);
     char exe[] = "/proc/self/exe";
     char filter[] = "--gtest_filter=OneDnnSplitChild.Report";
     char* argv[] = {exe, filter, nullptr};
@@ -194,6 +200,29 @@ TEST_F(OneDnnSplit, LibgompStartsNoThread) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0)
       << "10 + n: n threads besides the process's own and tfcc's pool (an OpenMP team)";
+}
+
+// The automatic choice: threads of this process that wait for CPUs (more spinning threads than
+// CPUs) make it see contention, the signal that moves regions to the pool. Not timed: it waits
+// (up to 10 s) for the state, whatever the machine's speed.
+TEST(ParallelRuntime, RunQueueWaitMeansContention) {
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  const unsigned n = 2 * std::max(1u, std::thread::hardware_concurrency()) + 1;
+  for (unsigned i = 0; i < n; ++i) {
+    spinners.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  bool seen = false;
+  for (int i = 0; i < 200 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    seen = parallel::contended();
+  }
+  stop = true;
+  for (auto& t : spinners) t.join();
+  EXPECT_TRUE(seen) << n << " spinning threads and no contention seen";
 }
 
 }  // namespace
