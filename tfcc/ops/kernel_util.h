@@ -71,8 +71,8 @@ void parallel_chunks(int64_t chunks, F&& fn) {
 /// The intra-op thread count of the calling thread (1 inside an OpenMP region).
 inline int intra_op_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
 
-/// Under TFCC_PARALLEL_RUNTIME=openmp (onednn_split.h), oneDNN runs a primitive as one OpenMP
-/// region: for a small problem it costs more than the work, and on a busy machine its barrier
+/// Under the OpenMP runtime (onednn_split.h), oneDNN runs a primitive as one OpenMP region: for
+/// a small problem it costs more than the work, and on a busy machine its barrier
 /// waits for a descheduled thread. While one of these is alive, oneDNN calls made on this thread
 /// (primitive creation included: caches key primitives by the thread count) run on this thread
 /// alone when `work_ns` is below 2 * parallel::kMinParallelWorkNs. Calls that do run parallel

@@ -1,10 +1,11 @@
 // oneDNN on tfcc's pool (docs/threading.md, "oneDNN runs on the same pool"). Debian's oneDNN
 // runs a primitive as one OpenMP region whose barrier waits for every thread of the team, so on
-// a busy machine a descheduled thread stalls the rest. Under the default runtime tfcc instead
-// calls oneDNN with one OpenMP thread and splits the problem itself into slices (images of a
-// batch, blocks of matmul rows or columns) that tfcc's pool schedules dynamically; libgomp then
-// starts no thread at all. Under TFCC_PARALLEL_RUNTIME=openmp the earlier scheme applies: one
-// call over the whole problem, an OpenMP region of the intra-op threads (OneDnnThreads).
+// a busy machine a descheduled thread stalls the rest. Under the pool runtime (chosen once this
+// process's threads wait for CPUs, tfcc/platform/parallel_runtime.h) tfcc instead calls oneDNN
+// with one OpenMP thread and splits the problem itself into slices (images of a batch, blocks of
+// matmul rows, columns or depth) that tfcc's pool schedules dynamically; libgomp then starts no
+// thread at all. Under the OpenMP runtime one call covers the whole problem, an OpenMP region of
+// the intra-op threads (OneDnnThreads).
 //
 //   bool ok = kernels::onednn_split(batch, work_ns, /*align=*/1, [&](int64_t lo, int64_t hi) {
 //     return run_primitive_on_images(lo, hi);   // builds/caches the primitive for hi - lo images
@@ -45,15 +46,17 @@ class OneOmpThread {
 /// slices [begin, end) (building the primitive for that many) and returns false when oneDNN
 /// rejects the problem; onednn_split then returns false and the caller runs its own loop.
 ///
-/// Under the pool runtime (the default), every call runs on one OpenMP thread and the slices are
+/// Under the pool runtime, every call runs on one OpenMP thread and the slices are
 /// split by parallel::parallel_for across the intra-op threads: serial below the work threshold,
 /// otherwise chunks claimed dynamically by tfcc's blocking pool, so oneDNN never starts an OpenMP
 /// team and a descheduled thread stalls no barrier. Chunk boundaries are multiples of `align`.
-/// Under TFCC_PARALLEL_RUNTIME=openmp, fn(0, n) runs once as one OpenMP region (OneDnnThreads).
+/// Under the OpenMP runtime, fn(0, n) runs once as one OpenMP region (OneDnnThreads). The
+/// runtime is read once per call (parallel::runtime()).
 template <typename F>
 bool onednn_split(int64_t n, double work_ns, int64_t align, F&& fn) {
   if (n <= 0) return true;
-  if (parallel::runtime() == parallel::Runtime::kOpenMp) {
+  if (work_ns < 2 * parallel::kMinParallelWorkNs ||
+      parallel::runtime() == parallel::Runtime::kOpenMp) {
     OneDnnThreads threads(work_ns);
     return fn(int64_t{0}, n);
   }

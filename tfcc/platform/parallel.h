@@ -4,11 +4,11 @@
 // from one atomic counter, so a thread that starts late (descheduled on a busy machine) leaves
 // its share to the others instead of owning a fixed slice.
 //
-// Two runtimes run the chunks (parallel_runtime.h). By default tfcc's own pool: the caller waits
-// only for chunks already running, never for a worker to arrive, and idle workers spin 30 us and
-// then block; oneDNN runs on it too, one OpenMP thread per slice (tfcc/ops/onednn_split.h), so
-// libgomp starts no thread. TFCC_PARALLEL_RUNTIME=openmp: one OpenMP region per loop, and each
-// large oneDNN primitive one region of its own (the earlier scheme; docs/threading.md).
+// Two runtimes run the chunks, chosen per region (parallel_runtime.h): tfcc's own pool, where
+// the caller waits only for chunks already running and idle workers spin 30 us, then block, and
+// oneDNN runs one OpenMP thread per slice (tfcc/ops/onednn_split.h) so libgomp starts no thread;
+// or one OpenMP region per loop, each large oneDNN primitive a region of its own. The pool once
+// this process's threads wait for CPUs, OpenMP regions otherwise (docs/threading.md).
 //
 //   tfcc::parallel::parallel_for(n, /*cost_per_item_ns=*/0.5, /*max_threads=*/2,
 //                                [&](int64_t lo, int64_t hi) { for (...) y[i] = x[i] + 1; });
