@@ -30,7 +30,7 @@ void force_runtime(std::optional<Runtime> runtime);
 
 /// Whether this process's threads have recently waited for CPUs (sampled every 50 ms: the
 /// run-queue wait in /proc/self/task/*/schedstat per wall-clock second, smoothed, with
-/// hysteresis between 5% and 15% of one thread's time).
+/// hysteresis between 35% and 60% of one thread's time).
 bool contended();
 
 }  // namespace tfcc::parallel
