@@ -368,7 +368,7 @@ bool run_depth_split(const Problem& p, int threads, const float* a, const float*
   return true;
 }
 
-// oneDNN on the problem, split on tfcc's pool (one OpenMP thread per call, by default): a single
+// oneDNN on the problem; on the pool runtime split (one OpenMP thread per call): a single
 // product by rows or columns of C, whichever is longer (the fewer repacks of the other operand),
 // or along k when that moves less memory (split_depth); a batched one by its leading batch dim.
 // False when oneDNN rejects the problem.

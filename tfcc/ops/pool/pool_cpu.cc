@@ -88,8 +88,8 @@ PoolGeometry images(const PoolGeometry& g, int64_t lo, int64_t hi) {
   return s;
 }
 
-// Both run one primitive per slice of the batch (kernels::onednn_split: on tfcc's pool, one
-// OpenMP thread each, by default).
+// Both run one primitive per slice of the batch on the pool runtime (kernels::onednn_split: one
+// OpenMP thread each), one primitive over the batch on the OpenMP runtime.
 bool onednn_forward(Kind kind, const PoolGeometry& g, const float* x, float* y) {
   const int64_t in_image = g.in_h * g.in_w * g.c, out_image = g.out_h * g.out_w * g.c;
   return kernels::onednn_split(g.batch, work_ns(g), 1, [&](int64_t lo, int64_t hi) {
