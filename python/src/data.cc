@@ -66,8 +66,7 @@ void bind_data(nb::module_& m) {
       .def("batch", &Dataset::batch, nb::arg("batch_size"), nb::arg("drop_remainder") = false)
       .def(
           "shuffle",
-          [](const Dataset& ds, int64_t buffer_size, std::optional<uint64_t> seed,
-             bool reshuffle) {
+          [](const Dataset& ds, int64_t buffer_size, std::optional<uint64_t> seed, bool reshuffle) {
             data::ShuffleOptions o;
             o.seed = seed;
             o.reshuffle_each_iteration = reshuffle;

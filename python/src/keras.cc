@@ -41,8 +41,7 @@ class PythonStdout : public std::streambuf {
  protected:
   std::streamsize xsputn(const char* s, std::streamsize n) override {
     nb::gil_scoped_acquire gil;
-    nb::module_::import_("sys").attr("stdout").attr("write")(
-        nb::str(s, static_cast<size_t>(n)));
+    nb::module_::import_("sys").attr("stdout").attr("write")(nb::str(s, static_cast<size_t>(n)));
     return n;
   }
   int_type overflow(int_type c) override {
@@ -133,10 +132,14 @@ void bind_keras(nb::module_& m) {
       .def("count_params", &Layer::count_params)
       .def_prop_ro("weights", &Layer::weights)
       .def_prop_ro("trainable_weights", &Layer::trainable_weights)
-      .def("keras3_entry", [](const Layer& l) { return keras::saving::keras3_layer_entry(l).dump(); })
-      .def("__call__", [](Layer& l, const Tensor& x, bool training) {
-        return l(x, keras::CallOptions{training});
-      }, nb::arg("x"), nb::arg("training") = false);
+      .def("keras3_entry",
+           [](const Layer& l) { return keras::saving::keras3_layer_entry(l).dump(); })
+      .def(
+          "__call__",
+          [](Layer& l, const Tensor& x, bool training) {
+            return l(x, keras::CallOptions{training});
+          },
+          nb::arg("x"), nb::arg("training") = false);
 
   m.def("layer_from_keras3", [](const std::string& entry) {
     return keras::saving::layer_from_keras3(parse(entry, "keras layer config"));
@@ -144,91 +147,97 @@ void bind_keras(nb::module_& m) {
 
   nb::class_<Model, Layer>(m, "Model")
       .def_prop_ro("layers", &Model::layers)
-      .def("compile", [](Model& model, const std::string& keras3_compile_config) {
-        keras::models::compile_from_config(
-            model, keras::saving::compile_config_from_keras3(
-                       parse(keras3_compile_config, "compile config")));
-      })
-      .def("fit", [](Model& model, const Tensor& x, const Tensor& y,
-                     std::optional<int64_t> batch_size, int epochs, int verbose,
-                     double validation_split,
-                     std::optional<std::pair<Tensor, Tensor>> validation_data, bool shuffle,
-                     int initial_epoch, std::optional<int64_t> steps_per_epoch,
-                     std::optional<int64_t> validation_steps) {
-        keras::FitOptions o = fit_options(batch_size, epochs, verbose, validation_split,
-                                          std::move(validation_data), shuffle, initial_epoch,
-                                          steps_per_epoch, validation_steps);
-        std::optional<keras::callbacks::History> h;
-        {
-          CppCall call;
-          h = model.fit(x, y, std::move(o));
-        }
-        return history_dict(*h);
-      })
-      .def("fit_dataset", [](Model& model, const data::Dataset& ds, int epochs, int verbose,
-                             std::optional<data::Dataset> validation, int initial_epoch,
-                             std::optional<int64_t> steps_per_epoch,
-                             std::optional<int64_t> validation_steps) {
-        keras::FitOptions o = fit_options(std::nullopt, epochs, verbose, 0.0, std::nullopt, true,
-                                          initial_epoch, steps_per_epoch, validation_steps);
-        std::optional<keras::callbacks::History> h;
-        {
-          CppCall call;
-          if (validation) {
-            // Validation batches from a dataset: fit's ValidationData holds tensors, so the
-            // dataset's elements are concatenated (the seed programs' test splits fit in memory).
-            std::vector<Tensor> xs, ys;
-            for (const data::Element& e : *validation) {
-              xs.push_back(e.at(0));
-              ys.push_back(e.at(1));
-            }
-            o.validation_data = keras::ValidationData{concat(xs, 0), concat(ys, 0), {}};
-            o.validation_batch_size = xs.empty() ? 32 : xs[0].shape().dim(0);
-          }
-          h = model.fit(ds, std::move(o));
-        }
-        return history_dict(*h);
-      })
-      .def("evaluate", [](Model& model, const Tensor& x, const Tensor& y,
-                          std::optional<int64_t> batch_size, int verbose, bool return_dict) {
-        keras::EvaluateOptions o;
-        o.batch_size = batch_size;
-        o.verbose = verbose;
-        o.return_dict = true;
-        std::optional<keras::EvaluateResult> r;
-        {
-          CppCall call;
-          r = model.evaluate(x, y, std::move(o));
-        }
-        return evaluate_result(*r, return_dict);
-      })
-      .def("evaluate_dataset", [](Model& model, const data::Dataset& ds, int verbose,
-                                  std::optional<int64_t> steps, bool return_dict) {
-        keras::EvaluateOptions o;
-        o.verbose = verbose;
-        o.steps = steps;
-        o.return_dict = true;
-        std::optional<keras::EvaluateResult> r;
-        {
-          CppCall call;
-          r = model.evaluate(ds, std::move(o));
-        }
-        return evaluate_result(*r, return_dict);
-      })
-      .def("predict", [](Model& model, const Tensor& x, std::optional<int64_t> batch_size,
-                         int verbose) {
-        keras::PredictOptions o;
-        o.batch_size = batch_size;
-        o.verbose = verbose;
-        CppCall call;
-        return model.predict(x, std::move(o));
-      })
-      .def("predict_dataset", [](Model& model, const data::Dataset& ds, int verbose) {
-        keras::PredictOptions o;
-        o.verbose = verbose;
-        CppCall call;
-        return model.predict(ds, std::move(o));
-      })
+      .def("compile",
+           [](Model& model, const std::string& keras3_compile_config) {
+             keras::models::compile_from_config(
+                 model, keras::saving::compile_config_from_keras3(
+                            parse(keras3_compile_config, "compile config")));
+           })
+      .def("fit",
+           [](Model& model, const Tensor& x, const Tensor& y, std::optional<int64_t> batch_size,
+              int epochs, int verbose, double validation_split,
+              std::optional<std::pair<Tensor, Tensor>> validation_data, bool shuffle,
+              int initial_epoch, std::optional<int64_t> steps_per_epoch,
+              std::optional<int64_t> validation_steps) {
+             keras::FitOptions o = fit_options(batch_size, epochs, verbose, validation_split,
+                                               std::move(validation_data), shuffle, initial_epoch,
+                                               steps_per_epoch, validation_steps);
+             std::optional<keras::callbacks::History> h;
+             {
+               CppCall call;
+               h = model.fit(x, y, std::move(o));
+             }
+             return history_dict(*h);
+           })
+      .def("fit_dataset",
+           [](Model& model, const data::Dataset& ds, int epochs, int verbose,
+              std::optional<data::Dataset> validation, int initial_epoch,
+              std::optional<int64_t> steps_per_epoch, std::optional<int64_t> validation_steps) {
+             keras::FitOptions o =
+                 fit_options(std::nullopt, epochs, verbose, 0.0, std::nullopt, true, initial_epoch,
+                             steps_per_epoch, validation_steps);
+             std::optional<keras::callbacks::History> h;
+             {
+               CppCall call;
+               if (validation) {
+                 // Validation batches from a dataset: fit's ValidationData holds tensors, so the
+                 // dataset's elements are concatenated (the seed programs' test splits fit in
+                 // memory).
+                 std::vector<Tensor> xs, ys;
+                 for (const data::Element& e : *validation) {
+                   xs.push_back(e.at(0));
+                   ys.push_back(e.at(1));
+                 }
+                 o.validation_data = keras::ValidationData{concat(xs, 0), concat(ys, 0), {}};
+                 o.validation_batch_size = xs.empty() ? 32 : xs[0].shape().dim(0);
+               }
+               h = model.fit(ds, std::move(o));
+             }
+             return history_dict(*h);
+           })
+      .def("evaluate",
+           [](Model& model, const Tensor& x, const Tensor& y, std::optional<int64_t> batch_size,
+              int verbose, bool return_dict) {
+             keras::EvaluateOptions o;
+             o.batch_size = batch_size;
+             o.verbose = verbose;
+             o.return_dict = true;
+             std::optional<keras::EvaluateResult> r;
+             {
+               CppCall call;
+               r = model.evaluate(x, y, std::move(o));
+             }
+             return evaluate_result(*r, return_dict);
+           })
+      .def("evaluate_dataset",
+           [](Model& model, const data::Dataset& ds, int verbose, std::optional<int64_t> steps,
+              bool return_dict) {
+             keras::EvaluateOptions o;
+             o.verbose = verbose;
+             o.steps = steps;
+             o.return_dict = true;
+             std::optional<keras::EvaluateResult> r;
+             {
+               CppCall call;
+               r = model.evaluate(ds, std::move(o));
+             }
+             return evaluate_result(*r, return_dict);
+           })
+      .def("predict",
+           [](Model& model, const Tensor& x, std::optional<int64_t> batch_size, int verbose) {
+             keras::PredictOptions o;
+             o.batch_size = batch_size;
+             o.verbose = verbose;
+             CppCall call;
+             return model.predict(x, std::move(o));
+           })
+      .def("predict_dataset",
+           [](Model& model, const data::Dataset& ds, int verbose) {
+             keras::PredictOptions o;
+             o.verbose = verbose;
+             CppCall call;
+             return model.predict(ds, std::move(o));
+           })
       .def("summary_string", &Model::summary_string)
       .def("save", [](const Model& model, const std::string& path) {
         CppCall call;
