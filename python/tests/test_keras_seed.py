@@ -152,3 +152,24 @@ def test_seed_cnn_full():
     env, out = run_seed(steps=1000000)  # every batch of the training and test splits
     print(out[-2000:])
     assert env["acc"] >= 0.88
+
+
+def test_fit_on_dataset_with_validation_dataset(capsys):
+    import numpy as np
+    import tfcc as tf
+
+    rng = np.random.default_rng(1)
+    x = rng.random((32, 4), dtype=np.float32)
+    y = (x.sum(axis=1) > 2).astype(np.int64)
+    train = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(4,))])
+    model.compile(optimizer="adam",
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    history = model.fit(train, epochs=2, validation_data=train, verbose=2)
+    assert list(history.history) == ["loss", "accuracy", "val_loss", "val_accuracy"]
+    assert len(history.history["val_loss"]) == 2
+    out = capsys.readouterr().out
+    assert "Epoch 2/2" in out and "val_loss:" in out
+    assert model.evaluate(train, verbose=0, return_dict=True).keys() == {"loss", "accuracy"}
+    assert model.predict(train, verbose=0).shape == (32, 2)
