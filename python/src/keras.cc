@@ -148,10 +148,17 @@ void bind_keras(nb::module_& m) {
   nb::class_<Model, Layer>(m, "Model")
       .def_prop_ro("layers", &Model::layers)
       .def("compile",
-           [](Model& model, const std::string& keras3_compile_config) {
+           // `metric_names`: the name each compiled metric takes ("" keeps the identifier),
+           // for metric objects given by class with a name of their own.
+           [](Model& model, const std::string& keras3_compile_config,
+              const std::vector<std::string>& metric_names) {
              keras::models::compile_from_config(
                  model, keras::saving::compile_config_from_keras3(
                             parse(keras3_compile_config, "compile config")));
+             auto compiled = model.metrics();  // the loss tracker, then the compiled metrics
+             for (size_t i = 0; i < metric_names.size() && i + 1 < compiled.size(); ++i) {
+               if (!metric_names[i].empty()) compiled[i + 1]->set_name(metric_names[i]);
+             }
            })
       .def("fit",
            [](Model& model, const Tensor& x, const Tensor& y, std::optional<int64_t> batch_size,

@@ -66,7 +66,7 @@ print("Loss {}, Accuracy {}".format(loss, acc))
 model.compile(
     optimizer = tf.keras.optimizers.Adam(0.001),
     loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-    metrics = ['acc', 'accuracy'])
+    metrics = ['acc', 'accuracy', tf.keras.metrics.SparseCategoricalAccuracy(name="my_accuracy")])
 history = model.fit(train_data)
 """
 
@@ -92,7 +92,7 @@ def test_seed_cnn_program_runs_with_keras_output():
     assert re.search(r"5/5 \S*\[=+\] - .*loss: \d+\.\d{4} - accuracy: \d+\.\d{4}", out), out
     assert re.search(r"Loss \d+\.\d+, Accuracy \d+\.\d+", out)
     assert 0.0 <= env["acc"] <= 1.0 and env["loss"] > 0
-    assert list(env["history"].history.keys()) == ["loss", "acc", "accuracy"]
+    assert list(env["history"].history.keys()) == ["loss", "acc", "accuracy", "my_accuracy"]
     assert len(env["history"].history["loss"]) == 1
 
 

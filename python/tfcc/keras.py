@@ -252,11 +252,14 @@ class Model:
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, run_eagerly=False, **kwargs):
         if kwargs:
             raise TypeError(f"compile(): arguments not supported yet: {sorted(kwargs)}")
-        config = {"optimizer": _serialize(optimizer), "loss": _serialize(loss),
-                  "metrics": [m if isinstance(m, str) else m.get_config().get("name", m._class)
-                              for m in (metrics or [])],
+        # A metric object is compiled by its class, then given its own name (Keras' rule:
+        # the history key is the string as written, or the object's name).
+        metrics = list(metrics or [])
+        ids = [m if isinstance(m, str) else _snake_case(m._class) for m in metrics]
+        names = ["" if isinstance(m, str) else m.get_config().get("name", "") for m in metrics]
+        config = {"optimizer": _serialize(optimizer), "loss": _serialize(loss), "metrics": ids,
                   "run_eagerly": bool(run_eagerly)}
-        self._cpp().compile(json.dumps(config))
+        self._cpp().compile(json.dumps(config), names)
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, initial_epoch=0,
