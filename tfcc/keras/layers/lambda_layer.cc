@@ -71,9 +71,9 @@ Lambda::Lambda(FnN fn, Options options)
   if (options_.function.empty()) options_.function = "lambda";
 }
 
+// `options` is copied, not moved: the function must be looked up from it first.
 Lambda::Lambda(Options options)
-    : Lambda(registered(options.function.empty() ? "lambda" : options.function),
-             std::move(options)) {}
+    : Lambda(registered(options.function.empty() ? "lambda" : options.function), options) {}
 
 void Lambda::register_function(const std::string& function, Fn fn) {
   register_function(function, one_to_n(std::move(fn)));

@@ -45,9 +45,10 @@ Tensor spatial_dropout(const Tensor& x, double rate, std::optional<int64_t> seed
   return nn::dropout(x, rate, seed, noise);
 }
 
-// Keras' keys of the spatial dropout layers: `trainable` is not one of them.
+// Keras' keys of the spatial dropout layers: `trainable` and `dtype` are not among them (the
+// layers have no weights).
 Config without_trainable(Config c) {
-  std::erase_if(c, [](const auto& kv) { return kv.first == "trainable"; });
+  std::erase_if(c, [](const auto& kv) { return kv.first == "trainable" || kv.first == "dtype"; });
   return c;
 }
 

@@ -33,7 +33,7 @@ class SpatialDropout1D : public Layer {
  public:
   using Options = SpatialDropoutOptions;
   explicit SpatialDropout1D(double rate, Options options = {});
-  /// Keras' keys: rate, seed and name (no trainable).
+  /// Keras' keys: rate, seed and name (no trainable, no dtype).
   Config get_config() const override;
 
  protected:
@@ -51,7 +51,7 @@ class SpatialDropout2D : public Layer {
  public:
   using Options = SpatialDropoutOptions;
   explicit SpatialDropout2D(double rate, Options options = {});
-  /// Keras' keys: rate, seed, name and data_format (no trainable).
+  /// Keras' keys: rate, seed, name and data_format (no trainable, no dtype).
   Config get_config() const override;
 
  protected:

@@ -123,7 +123,7 @@ TEST(MoreLayers, TracedWithUnknownBatchMatchesEager) {
     std::vector<int64_t> spec = {-1};
     spec.insert(spec.end(), item.example.begin(), item.example.end());
     auto f = tfcc::function([&](Tensor t) { return (*item.layer)(t); });
-    Tensor traced = f.get_concrete_function(TensorSpec{spec, float32, "x"})({x})[0];
+    Tensor traced = f.get_concrete_function(TensorSpec{PartialShape(spec), float32, "x"})({x})[0];
     expect_close(traced, eager, "traced");
   }
 }
@@ -272,7 +272,8 @@ TEST(Constraints, MatchKeras3) {
 // A Dense layer with kernel and bias constraints (from Keras' config) after one SGD step, in
 // eager code and in a traced step: Keras' weights (the optimizer projects after the update).
 TEST(Constraints, AppliedAfterEachOptimizerStepAsKeras) {
-  const Json& step = fixtures().at("dense_step");
+  const Json all = fixtures();
+  const Json& step = all.at("dense_step");
   const Tensor x = tensor_of(step.at("x")), y = tensor_of(step.at("y"));
   for (bool traced : {false, true}) {
     SCOPED_TRACE(traced ? "traced" : "eager");

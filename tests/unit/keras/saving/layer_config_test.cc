@@ -32,11 +32,14 @@ struct Case {
   bool in_model = true;  // false: cells and InputLayer, called on tensors only
 };
 
-// A Lambda whose function is registered under its name, so that configs of it load.
+// A Lambda whose function is registered under its name (before any test runs: each test may
+// run in a process of its own), so that configs of it, Keras' included, load.
+Tensor square_fn(const Tensor& x) { return square(x); }
+const bool kSquareRegistered = (layers::Lambda::register_function("square", square_fn), true);
+
 layers::Lambda config_test_lambda() {
-  auto fn = [](const Tensor& x) { return square(x); };
-  layers::Lambda::register_function("square", fn);
-  return layers::Lambda(fn, {.function = "square"});
+  EXPECT_TRUE(kSquareRegistered);
+  return layers::Lambda(square_fn, {.function = "square"});
 }
 
 std::vector<Case> cases() {
