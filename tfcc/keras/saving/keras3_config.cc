@@ -44,6 +44,12 @@ Json shape_json(const std::vector<int64_t>& dims) {
 
 Json layer_entry(const Layer& layer);
 
+// Keys holding a serialized layer: an RNN's cell, a wrapper's layer (Bidirectional's
+// backward_layer too).
+bool is_nested_layer_key(const std::string& key) {
+  return key == "cell" || key == "layer" || key == "backward_layer";
+}
+
 // tfcc's config of a layer (Keras 2 spellings) in Keras 3's.
 Json keras3_layer_config(const std::string& cls, const Json& config) {
   Json out = Json::object();
@@ -58,7 +64,7 @@ Json keras3_layer_config(const std::string& cls, const Json& config) {
       out.set(key, keras_object("keras.regularizers",
                                 value.at("class_name", "regularizer").as_string("class_name"),
                                 value.at("config", "regularizer")));
-    } else if (key == "cell" && value.type() == Json::Type::kObject) {
+    } else if (is_nested_layer_key(key) && value.type() == Json::Type::kObject) {
       const std::string& cell_cls = value.at("class_name", "cell").as_string("class_name");
       out.set(key, keras_object("keras.layers", cell_cls,
                                 keras3_layer_config(cell_cls, value.at("config", "cell"))));
@@ -272,7 +278,7 @@ Json layer_config_from_keras3(const std::string& cls, const Json& config) {
       out.set(key, value.at("config", "dtype policy").at("name", "dtype policy"));
     } else if (key == "batch_shape" && cls == "InputLayer") {
       out.set("batch_input_shape", value);
-    } else if (key == "cell" && value.type() == Json::Type::kObject) {
+    } else if (is_nested_layer_key(key) && value.type() == Json::Type::kObject) {
       out.set(key, entry_from_keras3(value));
     } else {
       out.set(key, value);

@@ -14,6 +14,8 @@
 #include "tfcc/keras/layers/pooling.h"
 #include "tfcc/keras/layers/preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
+#include "tfcc/keras/layers/masking.h"
+#include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -57,6 +59,9 @@ std::map<std::string, LayerFactory> builtins() {
   m["MultiHeadAttention"] = layers::MultiHeadAttention::from_config;
   m["Attention"] = layers::Attention::from_config;
   m["AdditiveAttention"] = layers::AdditiveAttention::from_config;
+  m["Masking"] = layers::Masking::from_config;
+  m["Bidirectional"] = layers::Bidirectional::from_config;
+  m["TimeDistributed"] = layers::TimeDistributed::from_config;
   return m;
 }
 

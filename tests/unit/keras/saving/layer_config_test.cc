@@ -132,6 +132,11 @@ std::vector<Case> cases() {
                         .variance = std::vector<double>{4, 1, 0.25},
                         .invert = true})),
        {{2, 3}}},
+      {"Masking", l(Masking({.mask_value = -1.0})), {{4, 3}}},
+      {"Bidirectional",
+       l(Bidirectional(LSTM(3, {.return_sequences = true}), {.merge_mode = "sum"})),
+       {{4, 2}}},
+      {"TimeDistributed", l(TimeDistributed(Dense(4, {.activation = "relu"}))), {{4, 3}}},
   };
 }
 

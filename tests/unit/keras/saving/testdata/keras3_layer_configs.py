@@ -59,6 +59,9 @@ def layers():
         L.MultiHeadAttention(2, 3, value_dim=4, output_shape=5, seed=7),
         L.Attention(use_scale=True, score_mode="concat"),
         L.AdditiveAttention(use_scale=False),
+        L.Masking(mask_value=-1.0),
+        L.Bidirectional(L.LSTM(3, return_sequences=True), merge_mode="sum"),
+        L.TimeDistributed(L.Dense(4, activation="relu")),
     ]
 
 
