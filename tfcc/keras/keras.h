@@ -36,6 +36,7 @@
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/wrappers.h"
+#include "tfcc/keras/layers/global_pooling1d.h"
 #include "tfcc/keras/losses/losses.h"
 #include "tfcc/keras/metrics/metrics.h"
 #include "tfcc/keras/models/export.h"

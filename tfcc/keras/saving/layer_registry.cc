@@ -16,6 +16,7 @@
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/wrappers.h"
+#include "tfcc/keras/layers/global_pooling1d.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -62,6 +63,7 @@ std::map<std::string, LayerFactory> builtins() {
   m["Masking"] = layers::Masking::from_config;
   m["Bidirectional"] = layers::Bidirectional::from_config;
   m["TimeDistributed"] = layers::TimeDistributed::from_config;
+  m["GlobalAveragePooling1D"] = layers::GlobalAveragePooling1D::from_config;
   return m;
 }
 

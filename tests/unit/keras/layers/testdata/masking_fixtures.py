@@ -116,6 +116,11 @@ b = L.Dense(4)(a)
 cases.append(record("add_concatenate_masks", keras.Model(
     i, L.LSTM(2)(L.Concatenate()([L.Add()([a, b]), b]))), IDS))
 
+i = ids_input()
+h = L.Embedding(10, 4, mask_zero=True)(i)
+cases.append(record("global_average_pooling1d_masked", keras.Model(
+    i, L.GlobalAveragePooling1D()(L.Dense(3)(h))), IDS))
+
 # The tagger's compiled loss and accuracy with the output mask (Keras' apply_mask).
 labels = rng.integers(0, 3, size=IDS.shape).astype(np.int32)
 tagger.compile(loss="sparse_categorical_crossentropy", metrics=["accuracy"])

@@ -62,6 +62,7 @@ def layers():
         L.Masking(mask_value=-1.0),
         L.Bidirectional(L.LSTM(3, return_sequences=True), merge_mode="sum"),
         L.TimeDistributed(L.Dense(4, activation="relu")),
+        L.GlobalAveragePooling1D(keepdims=True),
     ]
 
 
