@@ -9,7 +9,7 @@
 //   outputs = layers.Dense(1, activation="sigmoid")(x)
 //   model = keras.Model(inputs, outputs)
 //   model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
-//   model.fit(x_train, y_train, batch_size=32, epochs=8, validation_split=0.2)
+//   model.fit(x_train, y_train, batch_size=32, epochs=6, validation_split=0.2)
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -23,7 +23,7 @@ using namespace tfcc::keras;
 
 namespace {
 
-constexpr int64_t kSamples = 1200, kMaxLen = 12, kVocab = 10;
+constexpr int64_t kSamples = 1000, kMaxLen = 12, kVocab = 10;
 
 // Sequences of 3..kMaxLen tokens in 1..9, padded with 0; label 1 when 1s outnumber 2s.
 std::pair<tf::Tensor, tf::Tensor> make_data(uint32_t seed) {
@@ -63,7 +63,7 @@ static int example_main() {
                  .loss = "binary_crossentropy",
                  .metrics = {"accuracy"}});
   auto history =
-      model.fit(x, y, {.batch_size = 32, .epochs = 8, .verbose = 0, .validation_split = 0.2});
+      model.fit(x, y, {.batch_size = 32, .epochs = 6, .verbose = 0, .validation_split = 0.2});
   const double acc = history["accuracy"].back();
   const double val_acc = history["val_accuracy"].back();
   std::printf("accuracy %.3f, val_accuracy %.3f after %zu epochs\n", acc, val_acc,
