@@ -136,7 +136,10 @@ std::vector<Case> cases() {
       {"Bidirectional",
        l(Bidirectional(LSTM(3, {.return_sequences = true}), {.merge_mode = "sum"})),
        {{4, 2}}},
-      {"TimeDistributed", l(TimeDistributed(Dense(4, {.activation = "relu"}))), {{4, 3}}},
+      {"TimeDistributed",
+       l(TimeDistributed(
+           Dense(4, {.activation = "relu", .activity_regularizer = regularizers::l1(0.01)}))),
+       {{4, 3}}},
       {"GlobalAveragePooling1D", l(GlobalAveragePooling1D({.keepdims = true})), {{5, 3}}},
   };
 }

@@ -61,7 +61,7 @@ def layers():
         L.AdditiveAttention(use_scale=False),
         L.Masking(mask_value=-1.0),
         L.Bidirectional(L.LSTM(3, return_sequences=True), merge_mode="sum"),
-        L.TimeDistributed(L.Dense(4, activation="relu")),
+        L.TimeDistributed(L.Dense(4, activation="relu", activity_regularizer=R.L1(0.01))),
         L.GlobalAveragePooling1D(keepdims=True),
     ]
 
