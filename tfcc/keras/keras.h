@@ -43,6 +43,8 @@
 #include "tfcc/keras/layers/reshaping.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/masking.h"
+#include "tfcc/keras/layers/wrappers.h"
 #include "tfcc/keras/losses/losses.h"
 #include "tfcc/keras/metrics/metrics.h"
 #include "tfcc/keras/models/export.h"

@@ -12,6 +12,7 @@
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"
 #include "tfcc/keras/layers/lambda_layer.h"
+#include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/merge_layers.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
@@ -22,6 +23,7 @@
 #include "tfcc/keras/layers/reshaping.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -99,6 +101,9 @@ std::map<std::string, LayerFactory> builtins() {
   m["SeparableConv2D"] = layers::SeparableConv2D::from_config;
   m["SeparableConv1D"] = layers::SeparableConv1D::from_config;
   m["Conv1DTranspose"] = layers::Conv1DTranspose::from_config;
+  m["Masking"] = layers::Masking::from_config;
+  m["Bidirectional"] = layers::Bidirectional::from_config;
+  m["TimeDistributed"] = layers::TimeDistributed::from_config;
   return m;
 }
 

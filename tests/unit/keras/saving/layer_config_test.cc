@@ -203,6 +203,14 @@ std::vector<Case> cases() {
                           .kernel_constraint = constraints::UnitNorm(),
                           .bias_constraint = constraints::MinMaxNorm(0.1, 0.9, 0.5)})),
        {{4, 2}}},
+      {"Masking", l(Masking({.mask_value = -1.0})), {{4, 3}}},
+      {"Bidirectional",
+       l(Bidirectional(LSTM(3, {.return_sequences = true}), {.merge_mode = "sum"})),
+       {{4, 2}}},
+      {"TimeDistributed",
+       l(TimeDistributed(
+           Dense(4, {.activation = "relu", .activity_regularizer = regularizers::l1(0.01)}))),
+       {{4, 3}}},
   };
 }
 

@@ -99,6 +99,9 @@ def layers():
         L.Conv1DTranspose(3, 3, strides=2, padding="same",
                           kernel_constraint=keras.constraints.UnitNorm(),
                           bias_constraint=keras.constraints.MinMaxNorm(0.1, 0.9, rate=0.5)),
+        L.Masking(mask_value=-1.0),
+        L.Bidirectional(L.LSTM(3, return_sequences=True), merge_mode="sum"),
+        L.TimeDistributed(L.Dense(4, activation="relu", activity_regularizer=R.L1(0.01))),
     ]
 
 
