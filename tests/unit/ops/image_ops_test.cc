@@ -52,12 +52,16 @@ void expect_close(const std::string& key, const Tensor& got, double tol = 1e-5) 
   const auto b = got.to_vector<double>();
   const bool integer = w.dtype() == uint8 || w.dtype() == int32;
   int bad = 0;
-  for (size_t i = 0; i < a.size() && bad < 5; ++i) {
+  size_t first = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
     const double err = std::abs(a[i] - b[i]);
     if (integer ? err != 0 : err > tol * std::max(1.0, std::abs(a[i]))) {
-      ++bad;
-      ADD_FAILURE() << key << "[" << i << "]: TensorFlow " << a[i] << ", tfcc " << b[i];
+      if (bad++ == 0) first = i;
     }
+  }
+  if (bad > 0) {
+    ADD_FAILURE() << key << ": " << bad << " values differ; first [" << first << "]: TensorFlow "
+                  << a[first] << ", tfcc " << b[first];
   }
 }
 
