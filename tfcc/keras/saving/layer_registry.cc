@@ -13,6 +13,7 @@
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
 #include "tfcc/keras/layers/preprocessing.h"
+#include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 
 namespace tfcc::keras::saving {
@@ -57,6 +58,11 @@ std::map<std::string, LayerFactory> builtins() {
   m["MultiHeadAttention"] = layers::MultiHeadAttention::from_config;
   m["Attention"] = layers::Attention::from_config;
   m["AdditiveAttention"] = layers::AdditiveAttention::from_config;
+  m["Resizing"] = layers::Resizing::from_config;
+  m["CenterCrop"] = layers::CenterCrop::from_config;
+  m["RandomFlip"] = layers::RandomFlip::from_config;
+  m["RandomContrast"] = layers::RandomContrast::from_config;
+  m["RandomCrop"] = layers::RandomCrop::from_config;
   return m;
 }
 

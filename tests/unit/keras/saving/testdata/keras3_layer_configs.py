@@ -59,6 +59,11 @@ def layers():
         L.MultiHeadAttention(2, 3, value_dim=4, output_shape=5, seed=7),
         L.Attention(use_scale=True, score_mode="concat"),
         L.AdditiveAttention(use_scale=False),
+        L.Resizing(4, 5, interpolation="bicubic", crop_to_aspect_ratio=True),
+        L.CenterCrop(3, 4),
+        L.RandomFlip(mode="horizontal", seed=3),
+        L.RandomContrast((0.1, 0.4), value_range=(0, 1), seed=5),
+        L.RandomCrop(3, 4, seed=9),
     ]
 
 
