@@ -53,8 +53,7 @@ void write_folder(const fs::path& dir, const tf::Tensor& images, const tf::Tenso
 
 Sequential make_model() {
   return Sequential({
-      layers::InputLayer({28, 28, 1}),
-      layers::RandomFlip({.seed = 3, .mode = "horizontal"}),
+      layers::RandomFlip({.seed = 3, .mode = "horizontal", .input_shape = {28, 28, 1}}),
       layers::Rescaling(1.0 / 255),
       layers::Conv2D(32, 3, {.activation = "relu"}),
       layers::MaxPooling2D(),
