@@ -55,4 +55,7 @@
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/keras/saving/model_saving.h"
 #include "tfcc/keras/utils/np_utils.h"
+#include "tfcc/keras/utils/image_dataset.h"
+#include "tfcc/keras/utils/smart_resize.h"
+#include "tfcc/keras/layers/image_preprocessing.h"
 #pragma GCC visibility pop

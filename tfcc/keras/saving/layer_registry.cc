@@ -21,6 +21,7 @@
 #include "tfcc/keras/layers/preprocessing.h"
 #include "tfcc/keras/layers/regularization.h"
 #include "tfcc/keras/layers/reshaping.h"
+#include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
 #include "tfcc/keras/layers/wrappers.h"
@@ -104,6 +105,11 @@ std::map<std::string, LayerFactory> builtins() {
   m["Masking"] = layers::Masking::from_config;
   m["Bidirectional"] = layers::Bidirectional::from_config;
   m["TimeDistributed"] = layers::TimeDistributed::from_config;
+  m["Resizing"] = layers::Resizing::from_config;
+  m["CenterCrop"] = layers::CenterCrop::from_config;
+  m["RandomFlip"] = layers::RandomFlip::from_config;
+  m["RandomContrast"] = layers::RandomContrast::from_config;
+  m["RandomCrop"] = layers::RandomCrop::from_config;
   return m;
 }
 
