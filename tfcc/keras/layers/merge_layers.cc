@@ -9,58 +9,36 @@
 #include "tfcc/ops/matrix/matrix.h"
 
 namespace tfcc::keras::layers {
-namespace {
 
-void check_at_least_two(const Layer& layer, const Tensors& inputs) {
-  TFCC_CHECK_ARG(inputs.size() >= 2,
-                 "A merge layer should be called on a list of at least 2 inputs. Got ",
-                 inputs.size(), " inputs (layer '", layer.name(), "')");
+Subtract::Subtract(LayerArgs args) : Merge(std::move(args), "subtract") {}
+
+Tensor Subtract::merge(const Tensors& inputs) { return subtract(inputs[0], inputs[1]); }
+
+Average::Average(LayerArgs args) : Merge(std::move(args), "average") {}
+
+Tensor Average::merge(const Tensors& inputs) {
+  Tensor sum = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) sum = add(sum, inputs[i]);
+  return divide(sum, static_cast<double>(inputs.size()));
 }
 
-template <typename F>
-Tensor fold(const Tensors& inputs, F f) {
-  Tensor out = inputs[0];
-  for (size_t i = 1; i < inputs.size(); ++i) out = f(out, inputs[i]);
-  return out;
+Maximum::Maximum(LayerArgs args) : Merge(std::move(args), "maximum") {}
+
+Tensor Maximum::merge(const Tensors& inputs) {
+  return fold_masked(inputs, [](const Tensor& a, const Tensor& b) { return maximum(a, b); });
 }
 
-}  // namespace
+Minimum::Minimum(LayerArgs args) : Merge(std::move(args), "minimum") {}
 
-Subtract::Subtract(LayerArgs args) : Layer(std::move(args), "subtract") {}
-
-Tensors Subtract::call_n(const Tensors& inputs, bool) {
-  TFCC_CHECK_ARG(inputs.size() == 2,
-                 "A `Subtract` layer should be called on exactly 2 inputs. Received: ",
-                 inputs.size(), " inputs (layer '", name(), "')");
-  return {subtract(inputs[0], inputs[1])};
-}
-
-Average::Average(LayerArgs args) : Layer(std::move(args), "average") {}
-
-Tensors Average::call_n(const Tensors& inputs, bool) {
-  check_at_least_two(*this, inputs);
-  Tensor sum = fold(inputs, [](const Tensor& a, const Tensor& b) { return add(a, b); });
-  return {divide(sum, static_cast<double>(inputs.size()))};
-}
-
-Maximum::Maximum(LayerArgs args) : Layer(std::move(args), "maximum") {}
-
-Tensors Maximum::call_n(const Tensors& inputs, bool) {
-  check_at_least_two(*this, inputs);
-  return {fold(inputs, [](const Tensor& a, const Tensor& b) { return maximum(a, b); })};
-}
-
-Minimum::Minimum(LayerArgs args) : Layer(std::move(args), "minimum") {}
-
-Tensors Minimum::call_n(const Tensors& inputs, bool) {
-  check_at_least_two(*this, inputs);
-  return {fold(inputs, [](const Tensor& a, const Tensor& b) { return minimum(a, b); })};
+Tensor Minimum::merge(const Tensors& inputs) {
+  return fold_masked(inputs, [](const Tensor& a, const Tensor& b) { return minimum(a, b); });
 }
 
 Dot::Dot(std::vector<int64_t> axes, Options options)
     : Layer({.name = options.name, .trainable = options.trainable}, "dot"),
       axes_(std::move(axes)),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(axes_.size() == 1 || axes_.size() == 2,
                  "Invalid format for argument `axes`: expected an int or a list of 2 ints. "
                  "Received: axes=",
@@ -91,6 +69,8 @@ int64_t rest_size(const PartialShape& s, int64_t skip, std::vector<int64_t>& res
 }
 
 }  // namespace
+
+Tensors Dot::compute_mask(const Tensors&, const Tensors&) const { return {Tensor()}; }
 
 Tensors Dot::call_n(const Tensors& inputs, bool) {
   TFCC_CHECK_ARG(inputs.size() == 2,

@@ -1,5 +1,6 @@
 // More merge layers: Subtract (two inputs), Average, Maximum and Minimum (element-wise over a
-// list, NumPy broadcasting) and Dot (the batched dot product along given axes).
+// list, NumPy broadcasting, on merging.h's Merge base and its mask rule) and Dot (the batched dot
+// product along given axes).
 //
 //   auto a = keras::Input({16}), b = keras::Input({16});
 //   auto d = layers::Subtract()({a, b});                         // a - b
@@ -8,52 +9,53 @@
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
-#include "tfcc/keras/engine/layer.h"
+#include "tfcc/keras/layers/merging.h"
 
 namespace tfcc::keras::layers {
 
 /// inputs[0] - inputs[1] (exactly two inputs).
-class Subtract : public Layer {
+class Subtract : public Merge {
   TFCC_KERAS_LAYER(Subtract)
   TFCC_KERAS_CONFIG(Subtract)
  public:
   explicit Subtract(LayerArgs args = {});
 
  protected:
-  Tensors call_n(const Tensors& inputs, bool training) override;
+  Tensor merge(const Tensors& inputs) override;
+  size_t exact_inputs() const override { return 2; }
 };
 
 /// The element-wise mean of the inputs.
-class Average : public Layer {
+class Average : public Merge {
   TFCC_KERAS_LAYER(Average)
   TFCC_KERAS_CONFIG(Average)
  public:
   explicit Average(LayerArgs args = {});
 
  protected:
-  Tensors call_n(const Tensors& inputs, bool training) override;
+  Tensor merge(const Tensors& inputs) override;
 };
 
 /// The element-wise maximum of the inputs.
-class Maximum : public Layer {
+class Maximum : public Merge {
   TFCC_KERAS_LAYER(Maximum)
   TFCC_KERAS_CONFIG(Maximum)
  public:
   explicit Maximum(LayerArgs args = {});
 
  protected:
-  Tensors call_n(const Tensors& inputs, bool training) override;
+  Tensor merge(const Tensors& inputs) override;
 };
 
 /// The element-wise minimum of the inputs.
-class Minimum : public Layer {
+class Minimum : public Merge {
   TFCC_KERAS_LAYER(Minimum)
   TFCC_KERAS_CONFIG(Minimum)
  public:
   explicit Minimum(LayerArgs args = {});
 
  protected:
-  Tensors call_n(const Tensors& inputs, bool training) override;
+  Tensor merge(const Tensors& inputs) override;
 };
 
 /// Options of Dot.
@@ -75,6 +77,8 @@ class Dot : public Layer {
   using Options = DotOptions;
   explicit Dot(std::vector<int64_t> axes, Options options = {});
   explicit Dot(int64_t axes, Options options = {}) : Dot(std::vector<int64_t>{axes}, options) {}
+  /// Keras 3: the output has no mask (the inputs' masks are accepted and dropped).
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;

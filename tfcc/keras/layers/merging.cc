@@ -17,24 +17,80 @@ void check_merge_inputs(const Layer& layer, const Tensors& inputs) {
 }
 }  // namespace
 
-Add::Add(LayerArgs args) : Layer(std::move(args), "add") { set_supports_masking(true); }
-
-Tensors Add::call_n(const Tensors& inputs, bool) {
-  check_merge_inputs(*this, inputs);
-  Tensor out = inputs[0];
-  for (size_t i = 1; i < inputs.size(); ++i) out = add(out, inputs[i]);
-  return {out};
-}
-
-Multiply::Multiply(LayerArgs args) : Layer(std::move(args), "multiply") {
+Merge::Merge(LayerArgs args, std::string default_name)
+    : Layer(std::move(args), std::move(default_name)) {
   set_supports_masking(true);
 }
 
-Tensors Multiply::call_n(const Tensors& inputs, bool) {
-  check_merge_inputs(*this, inputs);
-  Tensor out = inputs[0];
-  for (size_t i = 1; i < inputs.size(); ++i) out = multiply(out, inputs[i]);
+Tensors Merge::call_n(const Tensors& inputs, bool) {
+  if (exact_inputs() != 0) {
+    TFCC_CHECK_ARG(inputs.size() == exact_inputs(), "A `", class_name(),
+                   "` layer should be called on exactly ", exact_inputs(),
+                   " inputs. Received: ", inputs.size(), " inputs (layer '", name(), "')");
+  } else {
+    check_merge_inputs(*this, inputs);
+  }
+  return {merge(inputs)};
+}
+
+Tensors Merge::compute_mask(const Tensors& inputs, const Tensors& masks) const {
+  if (masks.size() < inputs.size()) return {Tensor()};
+  Tensor out;
+  for (const auto& m : masks) {
+    if (!m.defined()) return {Tensor()};
+    out = out.defined() ? logical_or(out, cast(m, bool_)) : cast(m, bool_);
+  }
   return {out};
+}
+
+Tensor Merge::step_mask(const Tensor& mask, const Tensor& x) {
+  const Tensor m = cast(mask, bool_);
+  return m.rank() < x.rank() ? expand_dims(m, -1) : m;
+}
+
+Tensor Merge::fold_masked(const Tensors& inputs,
+                          const std::function<Tensor(const Tensor&, const Tensor&)>& op) const {
+  Tensor out = inputs[0];
+  Tensor out_valid = input_mask(0).defined() ? step_mask(input_mask(0), out) : Tensor();
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    Tensor x = inputs[i];
+    const Tensor valid = input_mask(i).defined() ? step_mask(input_mask(i), x) : Tensor();
+    if (valid.defined()) x = where(valid, x, out);
+    if (out_valid.defined()) out = where(out_valid, out, x);
+    out_valid = valid.defined() && out_valid.defined() ? logical_or(out_valid, valid) : Tensor();
+    out = op(out, x);
+  }
+  return out;
+}
+
+Add::Add(LayerArgs args) : Merge(std::move(args), "add") {}
+
+Tensor Add::merge(const Tensors& inputs) {
+  Tensor out = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) out = add(out, inputs[i]);
+  return out;
+}
+
+Multiply::Multiply(LayerArgs args) : Merge(std::move(args), "multiply") {}
+
+Tensor Multiply::merge(const Tensors& inputs) {
+  // Keras 3: a masked factor counts as 1; when every input has a mask, the steps masked in all
+  // of them are zero.
+  Tensor out, any_valid;
+  bool all_masked = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Tensor x = inputs[i];
+    const Tensor m = input_mask(i);
+    if (m.defined()) {
+      const Tensor valid = step_mask(m, x);
+      x = where(valid, x, 1.0);
+      any_valid = any_valid.defined() ? logical_or(any_valid, valid) : valid;
+    } else {
+      all_masked = false;
+    }
+    out = out.defined() ? multiply(out, x) : x;
+  }
+  return all_masked && any_valid.defined() ? where(any_valid, out, 0.0) : out;
 }
 
 Concatenate::Concatenate(Options options)
@@ -62,25 +118,6 @@ const config::LayerSchema& Concatenate::config_schema() {
   static const config::LayerSchema schema =
       config::schema<Concatenate>(&Concatenate::options_).option("axis", &Options::axis);
   return schema;
-}
-
-namespace {
-// Keras' base merge compute_mask: the and of the masks given; none when no input has one.
-Tensors and_of_masks(const Tensors& masks) {
-  Tensor out;
-  for (const auto& m : masks) {
-    if (m.defined()) out = out.defined() ? logical_and(out, cast(m, bool_)) : cast(m, bool_);
-  }
-  return {out};
-}
-}  // namespace
-
-Tensors Add::compute_mask(const Tensors&, const Tensors& masks) const {
-  return and_of_masks(masks);
-}
-
-Tensors Multiply::compute_mask(const Tensors&, const Tensors& masks) const {
-  return and_of_masks(masks);
 }
 
 Tensors Concatenate::compute_mask(const Tensors& inputs, const Tensors& masks) const {

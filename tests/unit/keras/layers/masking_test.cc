@@ -1,7 +1,7 @@
 // Keras masks against Keras 3: testdata/masking_fixtures.json (written by
 // testdata/masking_fixtures.py with Keras 3.15 / TensorFlow 2.21) holds small models whose
 // layers carry masks (Embedding(mask_zero), Masking, SimpleRNN / LSTM / GRU, Bidirectional,
-// TimeDistributed, MultiHeadAttention, Attention, Add / Concatenate) with their Keras 3 configs,
+// TimeDistributed, MultiHeadAttention, Attention, the merge layers) with their Keras 3 configs,
 // weights, inputs, outputs and output masks, and a tagger's masked loss and accuracy. tfcc reads
 // each config, takes the weights and must give the same outputs and masks, eagerly and traced.
 #include "tfcc/keras/layers/masking.h"
@@ -89,6 +89,16 @@ void expect_outputs(const MaskedTensors& got, const Json& c, const std::string& 
   }
 }
 
+// The case's model inputs: "input" (one) or "inputs" (a list).
+Tensors inputs_of(const Json& c) {
+  if (const Json* list = c.find("inputs")) {
+    Tensors out;
+    for (const Json& x : list->items()) out.push_back(tensor_of(x));
+    return out;
+  }
+  return {tensor_of(c.at("input"))};
+}
+
 std::shared_ptr<Model> model_of(const Json& c) {
   auto model = models::model_from_config(saving::config_from_keras3(c.at("model")));
   model->set_weights(weights_of(c));
@@ -101,7 +111,7 @@ TEST(Masking, ModelsFromKeras3ConfigsMatchKeras) {
     const std::string name = c.at("name").as_string();
     SCOPED_TRACE(name);
     auto model = model_of(c);
-    expect_outputs(model->call_masked({tensor_of(c.at("input"))}), c, name);
+    expect_outputs(model->call_masked(inputs_of(c)), c, name);
     // Weight names as Keras' paths (Keras names every cell "<kind>_cell"; tfcc numbers them).
     const auto& want = c.at("weights").items();
     auto vars = model->weights();

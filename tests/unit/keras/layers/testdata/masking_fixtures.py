@@ -38,11 +38,12 @@ def record(name, model, x):
     outs = model(x)
     outs = outs if isinstance(outs, (list, tuple)) else [outs]
     masks = [getattr(o, "_keras_mask", None) for o in outs]
+    inputs = {"inputs": [tensor(a) for a in x]} if isinstance(x, list) else {"input": tensor(x)}
     return {
         "name": name,
         "model": keras.saving.serialize_keras_object(model),
         "weights": [{"path": w.path, **tensor(w.numpy())} for w in model.weights],
-        "input": tensor(x),
+        **inputs,
         "outputs": [tensor(o) for o in outs],
         "output_masks": [None if m is None else tensor(np.asarray(m).astype(np.float32))
                          for m in masks],
@@ -120,6 +121,27 @@ i = ids_input()
 h = L.Embedding(10, 4, mask_zero=True)(i)
 cases.append(record("global_average_pooling1d_masked", keras.Model(
     i, L.GlobalAveragePooling1D()(L.Dense(3)(h))), IDS))
+
+# Merges of two masked inputs with different padding (Keras 3: the OR of the masks; Multiply,
+# Maximum and Minimum keep masked steps out of the values; Dot drops the masks), and of a masked
+# with an unmasked input (no output mask).
+IDS2 = np.array([[1, 2, 0, 0, 0, 0],
+                 [2, 6, 5, 3, 1, 1],
+                 [0, 0, 0, 0, 0, 0],
+                 [8, 0, 9, 0, 0, 4]], dtype=np.int32)
+i1, i2 = keras.Input((6,), dtype="int32", name="ids"), keras.Input((6,), dtype="int32", name="ids2")
+a = L.Embedding(10, 4, mask_zero=True)(i1)
+b = L.Embedding(10, 4, mask_zero=True)(i2)
+cases.append(record("merges_two_masks", keras.Model([i1, i2], [
+    L.Add()([a, b]), L.Subtract()([a, b]), L.Average()([a, b]), L.Multiply()([a, b]),
+    L.Maximum()([a, b]), L.Minimum()([a, b]), L.Dot(axes=2)([a, b])]), [IDS, IDS2]))
+
+i1, i2 = keras.Input((6,), dtype="int32", name="ids"), keras.Input((6,), dtype="int32", name="ids2")
+a = L.Embedding(10, 4, mask_zero=True)(i1)
+c = L.Embedding(10, 4)(i2)
+cases.append(record("merges_one_mask", keras.Model([i1, i2], [
+    L.Add()([a, c]), L.Multiply()([a, c]), L.Maximum()([c, a]), L.Minimum()([a, c])]),
+    [IDS, IDS2]))
 
 # The tagger's compiled loss and accuracy with the output mask (Keras' apply_mask).
 labels = rng.integers(0, 3, size=IDS.shape).astype(np.int32)
