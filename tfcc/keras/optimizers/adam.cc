@@ -84,7 +84,12 @@ AdamW::AdamW(AdamWOptions o)
             .weight_decay = o.weight_decay,
             .clipnorm = o.clipnorm,
             .clipvalue = o.clipvalue,
-            .global_clipnorm = o.global_clipnorm},
+            .global_clipnorm = o.global_clipnorm,
+            .use_ema = o.use_ema,
+            .ema_momentum = o.ema_momentum,
+            .ema_overwrite_frequency = o.ema_overwrite_frequency,
+            .loss_scale_factor = o.loss_scale_factor,
+            .gradient_accumulation_steps = o.gradient_accumulation_steps},
            o.beta_1, o.beta_2, o.epsilon, o.amsgrad) {}
 
 Adamax::Adamax(AdamaxOptions o)
@@ -125,7 +130,7 @@ void Nadam::build(const Variable& var) {
 void Nadam::prepare_step(DType) {
   // The running product of the momentum schedule advances once per step, for all variables.
   DType d = u_product_.dtype();
-  Tensor t = cast(add(iterations().read_value(), int64_t{1}), d);
+  Tensor t = cast(local_step(), d);
   Tensor u_t = multiply(subtract(1, multiply(power(0.96, t), 0.5)), beta_1_);
   u_product_.assign(multiply(u_product_.read_value(), u_t));
 }

@@ -61,6 +61,11 @@ struct AdamWOptions {
   std::optional<double> clipnorm;
   std::optional<double> clipvalue;
   std::optional<double> global_clipnorm;
+  bool use_ema = false;
+  double ema_momentum = 0.99;
+  std::optional<int64_t> ema_overwrite_frequency;
+  std::optional<double> loss_scale_factor;
+  std::optional<int64_t> gradient_accumulation_steps;
   std::string name = "AdamW";
 };
 

@@ -107,7 +107,7 @@ void save_optimizer(optimizers::Optimizer& opt, Group root) {
   Group vars = root.create_group("optimizer").create_group("vars");
   vars.set_string_attribute("name", opt.name());
   std::vector<Variable> all = opt.variables();  // iterations, then the slots
-  vars.write("0", opt.iterations().read_value());
+  vars.write("0", all[0].read_value());         // the optimizer's own counter (Keras' _iterations)
   vars.write("1", Tensor::scalar(static_cast<float>(opt.learning_rate().item<float>())));
   for (size_t i = 1; i < all.size(); ++i) vars.write(std::to_string(i + 1), all[i].read_value());
 }

@@ -422,7 +422,8 @@ TEST(OptimizerConfig, Keras3OptimizersRoundTripWithTheSameConfigAndUpdates) {
     EXPECT_EQ(vb.read_value().to_vector<float>(), va.read_value().to_vector<float>());
   }
   EXPECT_EQ(classes, (std::set<std::string>{"SGD", "Adam", "AdamW", "Adamax", "Nadam", "RMSprop",
-                                            "Adagrad", "Adadelta", "Ftrl"}));
+                                            "Adagrad", "Adadelta", "Ftrl", "Lion", "Lamb",
+                                            "Adafactor", "LossScaleOptimizer"}));
   EXPECT_EQ(schedules, (std::set<std::string>{"ExponentialDecay", "PiecewiseConstantDecay",
                                               "CosineDecay", "PolynomialDecay"}));
 }
