@@ -119,10 +119,16 @@ void Adamax::update_step(const Tensor& g, const Variable& var, std::span<const T
 Nadam::Nadam(NadamOptions o)
     : Optimizer(config_of(o)), beta_1_(o.beta_1), beta_2_(o.beta_2), epsilon_(o.epsilon) {}
 
-void Nadam::build(const Variable& var) {
-  if (!u_product_.defined()) {
-    u_product_ = add_variable(detail::concrete_fill(var.dtype(), Shape{}, 1.0), "u_product");
+void Nadam::build(std::span<const Variable> var_list) {
+  Optimizer::build(var_list);
+  // Keras 3 creates the running product after the slots, in the first variable's dtype.
+  if (!u_product_.defined() && !var_list.empty()) {
+    u_product_ =
+        add_variable(detail::concrete_fill(var_list[0].dtype(), Shape{}, 1.0), "u_product");
   }
+}
+
+void Nadam::build(const Variable& var) {
   add_slot(var, "m");
   add_slot(var, "v");
 }

@@ -116,11 +116,13 @@ struct NadamOptions {
   std::string name = "Nadam";
 };
 
-/// tf.keras.optimizers.Nadam; slots "m", "v" and the scalar "u_product".
+/// tf.keras.optimizers.Nadam; slots "m", "v", then (after the slots of the first variables
+/// built, as Keras 3 orders them) the scalar "u_product".
 class Nadam : public Optimizer {
   TFCC_KERAS_OPTIMIZER_CONFIG(Nadam)
  public:
   explicit Nadam(NadamOptions options = {});
+  void build(std::span<const Variable> var_list) override;
 
   std::string class_name() const override { return "Nadam"; }
 
