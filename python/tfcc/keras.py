@@ -111,7 +111,7 @@ def _namespace(module, spec):
 
 optimizers = _namespace("keras.optimizers", {
     n: ("learning_rate",) for n in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
-                                    "Adamax", "Nadam", "Ftrl", "Lion")})
+                                    "Adamax", "Nadam", "Ftrl", "Lion", "Lamb", "Adafactor")})
 losses = _namespace("keras.losses", {n: () for n in (
     "SparseCategoricalCrossentropy", "CategoricalCrossentropy", "BinaryCrossentropy",
     "MeanSquaredError", "MeanAbsoluteError", "Huber", "KLDivergence", "Hinge",

@@ -9,6 +9,12 @@
 //                                                             NAME (applications_models.h),
 //                                                             saves it, an input batch X and
 //                                                             its output Y
+//   keras_file_interop train OPT OUT.keras X.npy Y.npy W.npy   trains a small MLP compiled with
+//                                                             optimizer case OPT (below) for 3
+//                                                             steps on (X, Y), saves it, then
+//                                                             takes one more train_step on the
+//                                                             first batch and saves the first
+//                                                             kernel W
 // Inputs X.npy are the model's inputs in order; Y.npy its (first) output in inference mode.
 #include <iostream>
 #include <string>
@@ -16,6 +22,7 @@
 
 #include "tests/integration/applications_models.h"
 #include "tfcc/io/npy/npy.h"
+#include "tfcc/keras/optimizers/optimizers.h"
 #include "tfcc/keras/saving/model_saving.h"
 
 namespace {
@@ -34,11 +41,60 @@ void predict_into(tfcc::keras::Model& model, const std::string& out,
   tfcc::io::save_npy(out, ys.at(0));
 }
 
+// The optimizer cases of `train`: Keras 3's optimizers and shared options, whose variables (EMA
+// averages, gradient accumulators, loss-scale state, Adafactor's placeholders) Keras must find
+// in the .keras file in its own order.
+std::shared_ptr<tfcc::keras::optimizers::Optimizer> optimizer_case(const std::string& name) {
+  namespace opt = tfcc::keras::optimizers;
+  if (name == "lion_ema") {
+    return std::make_shared<opt::Lion>(opt::LionOptions{
+        .learning_rate = 0.01, .weight_decay = 0.01, .use_ema = true, .ema_momentum = 0.5});
+  }
+  if (name == "lamb_accumulation") {
+    return std::make_shared<opt::Lamb>(
+        opt::LambOptions{.learning_rate = 0.05, .gradient_accumulation_steps = 2});
+  }
+  if (name == "adafactor") {
+    return std::make_shared<opt::Adafactor>(opt::AdafactorOptions{.learning_rate = 0.05});
+  }
+  if (name == "nadam_schedule") {
+    return std::make_shared<opt::Nadam>(
+        opt::NadamOptions{.learning_rate = opt::schedules::ExponentialDecay(0.01, 2, 0.5)});
+  }
+  if (name == "loss_scale_adam") {
+    return std::make_shared<opt::LossScaleOptimizer>(
+        std::make_shared<opt::Adam>(opt::AdamOptions{.learning_rate = 0.01}),
+        opt::LossScaleOptimizerOptions{.initial_scale = 128.0, .dynamic_growth_steps = 2});
+  }
+  throw tfcc::InvalidArgumentError("keras_file_interop train: unknown optimizer case " + name);
+}
+
+int train(const std::string& name, char** out) {
+  namespace layers = tfcc::keras::layers;
+  tfcc::random::set_seed(9);
+  auto model = std::make_shared<tfcc::keras::Sequential>(std::vector<tfcc::keras::LayerPtr>{
+      layers::Dense(5, {.activation = "tanh", .input_shape = {3}}),
+      layers::Dense(2),
+  });
+  model->compile({.optimizer = optimizer_case(name), .loss = "mse"});
+  Tensor x = tfcc::random::normal({24, 3}, 0, 1, tfcc::float32, 31);
+  Tensor y = tfcc::random::normal({24, 2}, 0, 1, tfcc::float32, 32);
+  model->fit(x, y, {.batch_size = 8, .epochs = 1, .verbose = 0, .shuffle = false});
+  model->save(out[0]);
+  tfcc::io::save_npy(out[1], x);
+  tfcc::io::save_npy(out[2], y);
+  Tensor first = tfcc::slice(x, {0, 0}, {8, 3}), first_y = tfcc::slice(y, {0, 0}, {8, 2});
+  model->train_step({first, first_y});
+  tfcc::io::save_npy(out[3], model->weights()[0].read_value());
+  return 0;
+}
+
 int usage() {
   std::cerr << "usage: keras_file_interop predict M.keras Y.npy X.npy...\n"
                "       keras_file_interop weights M.keras W.weights.h5 Y.npy X.npy...\n"
                "       keras_file_interop resave M.keras OUT.keras OUT.weights.h5\n"
-               "       keras_file_interop build NAME OUT.keras X.npy Y.npy\n";
+               "       keras_file_interop build NAME OUT.keras X.npy Y.npy\n"
+               "       keras_file_interop train OPT OUT.keras X.npy Y.npy W.npy\n";
   return 2;
 }
 
@@ -48,6 +104,10 @@ int main(int argc, char** argv) {
   if (argc < 5) return usage();
   const std::string command = argv[1];
   try {
+    if (command == "train") {
+      if (argc != 7) return usage();
+      return train(argv[2], argv + 3);
+    }
     if (command == "build") {
       if (argc != 6) return usage();
       tfcc::random::set_seed(5);

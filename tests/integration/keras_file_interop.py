@@ -17,6 +17,7 @@ Exit status 0 when all agree within 1e-4 (relative to the largest output).
 """
 import os
 import sys
+import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
@@ -190,10 +191,38 @@ def check_built(work, name):
     return close(f"{name}: Keras load_model(tfcc-built .keras)", predict(loaded, [x]), want) and ok
 
 
+# Optimizer cases of `keras_file_interop train` (keras_file_interop.cc's optimizer_case).
+TRAINED = ["lion_ema", "lamb_accumulation", "adafactor", "nadam_schedule", "loss_scale_adam"]
+
+
+def check_trained(work, name):
+    """tfcc trained and saved a compiled model; Keras loads it with the optimizer's state (no
+    "Skipping variable loading" warning: the same variables in the same order), and one more
+    train_on_batch moves the first kernel as tfcc's train_step did."""
+    keras.backend.clear_session()
+    path = lambda f: os.path.join(work, f)  # noqa: E731
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = keras.models.load_model(path(f"{name}_trained.keras"))
+    skipped = [str(w.message) for w in caught if "Skipping variable loading" in str(w.message)]
+    opt = model.optimizer
+    iterations = int(getattr(opt, "inner_optimizer", opt)._iterations.numpy())
+    x, y = np.load(path(f"{name}_trained_x.npy")), np.load(path(f"{name}_trained_y.npy"))
+    model.train_on_batch(x[:8], y[:8])
+    print(f"{name}: Keras loaded {type(opt).__name__} with {len(opt.variables)} variables, "
+          f"iterations {iterations}, warnings {skipped}")
+    ok = not skipped and iterations == 3
+    return close(f"{name}: kernel after one more step, Keras vs tfcc",
+                 model.weights[0].numpy(), np.load(path(f"{name}_trained_w.npy"))) and ok
+
+
 if __name__ == "__main__":
     command, work, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     if command == "write":
         write(work, names[0])
+    elif command == "trained":
+        if not all([check_trained(work, name) for name in names]):
+            sys.exit(1)
     elif command == "built":
         if not all([check_built(work, name) for name in names]):
             sys.exit(1)

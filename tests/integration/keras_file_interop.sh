@@ -3,6 +3,9 @@
 # archive and a `.weights.h5`; tfcc loads them and predicts the same (1e-4 relative); tfcc saves
 # them again and Keras loads tfcc's files and predicts the same. Then keras::applications'
 # MobileNetV2 and ResNet50, built and saved by tfcc, are loaded by Keras with equal predictions.
+# Small models compiled with Keras 3's optimizers (Lion with EMA, Lamb with gradient
+# accumulation, Adafactor, Nadam with a schedule, LossScaleOptimizer) are trained and saved by
+# tfcc; Keras loads the optimizer state and takes the same next step.
 # Uses tensorflow-cpu from BUILD_DIR/tf-venv (installed here with pip if missing); exits 77 (ctest: skipped) with a
 # visible message only if TensorFlow cannot be had.
 #
@@ -40,4 +43,15 @@ for m in mobilenet_v2 resnet50; do
   "$TOOL" build "$m" "$WORK/${m}_built.keras" "$WORK/${m}_built_x.npy" "$WORK/${m}_built_y.npy"
 done
 "$VENV/bin/python" "$HERE/keras_file_interop.py" built "$WORK" mobilenet_v2 resnet50
+
+# Models compiled with Keras 3's optimizers and options, trained and saved by tfcc: Keras loads
+# the optimizer's state and its next step matches tfcc's.
+echo "== optimizers' state saved by tfcc"
+OPTS="lion_ema lamb_accumulation adafactor nadam_schedule loss_scale_adam"
+for o in $OPTS; do
+  "$TOOL" train "$o" "$WORK/${o}_trained.keras" "$WORK/${o}_trained_x.npy" \
+    "$WORK/${o}_trained_y.npy" "$WORK/${o}_trained_w.npy"
+done
+# shellcheck disable=SC2086
+"$VENV/bin/python" "$HERE/keras_file_interop.py" trained "$WORK" $OPTS
 echo "keras_file_interop: OK"

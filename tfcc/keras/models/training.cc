@@ -165,7 +165,9 @@ StepLogs Model::train_step(const data::Element& batch) {
   const Tensor sw = batch.size() > 2 ? batch[2] : Tensor();
   GradientTape tape;
   auto [y_pred, mask] = forward(*this, x, true);
-  Tensor loss = compute_loss(y, y_pred, sw, mask);
+  // Keras 3: the tracked loss is unscaled; the gradients are of the scaled loss
+  // (loss_scale_factor), which apply_gradients unscales.
+  Tensor loss = optimizer_->scale_loss(compute_loss(y, y_pred, sw, mask));
   // Read after the forward pass: a subclassed model creates its weights on its first call.
   auto vars = trainable_variables();
   auto grads = distributed::gradients(*this, tape, loss, vars);
@@ -301,6 +303,8 @@ callbacks::History Model::run_fit(BatchSource& global_source, BatchSource* val_s
     training_logs = epoch_logs;
     if (stop_training) break;
   }
+  // Keras 3: with use_ema, the weights become their moving averages when training ends.
+  if (optimizer_) optimizer_->finalize_variable_values(trainable_variables());
   cbs.on_train_end(training_logs);
   return *history;
 }

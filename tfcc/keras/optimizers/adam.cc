@@ -84,7 +84,12 @@ AdamW::AdamW(AdamWOptions o)
             .weight_decay = o.weight_decay,
             .clipnorm = o.clipnorm,
             .clipvalue = o.clipvalue,
-            .global_clipnorm = o.global_clipnorm},
+            .global_clipnorm = o.global_clipnorm,
+            .use_ema = o.use_ema,
+            .ema_momentum = o.ema_momentum,
+            .ema_overwrite_frequency = o.ema_overwrite_frequency,
+            .loss_scale_factor = o.loss_scale_factor,
+            .gradient_accumulation_steps = o.gradient_accumulation_steps},
            o.beta_1, o.beta_2, o.epsilon, o.amsgrad) {}
 
 Adamax::Adamax(AdamaxOptions o)
@@ -114,10 +119,16 @@ void Adamax::update_step(const Tensor& g, const Variable& var, std::span<const T
 Nadam::Nadam(NadamOptions o)
     : Optimizer(config_of(o)), beta_1_(o.beta_1), beta_2_(o.beta_2), epsilon_(o.epsilon) {}
 
-void Nadam::build(const Variable& var) {
-  if (!u_product_.defined()) {
-    u_product_ = add_variable(detail::concrete_fill(var.dtype(), Shape{}, 1.0), "u_product");
+void Nadam::build(std::span<const Variable> var_list) {
+  Optimizer::build(var_list);
+  // Keras 3 creates the running product after the slots, in the first variable's dtype.
+  if (!u_product_.defined() && !var_list.empty()) {
+    u_product_ =
+        add_variable(detail::concrete_fill(var_list[0].dtype(), Shape{}, 1.0), "u_product");
   }
+}
+
+void Nadam::build(const Variable& var) {
   add_slot(var, "m");
   add_slot(var, "v");
 }
@@ -125,7 +136,7 @@ void Nadam::build(const Variable& var) {
 void Nadam::prepare_step(DType) {
   // The running product of the momentum schedule advances once per step, for all variables.
   DType d = u_product_.dtype();
-  Tensor t = cast(add(iterations().read_value(), int64_t{1}), d);
+  Tensor t = cast(local_step(), d);
   Tensor u_t = multiply(subtract(1, multiply(power(0.96, t), 0.5)), beta_1_);
   u_product_.assign(multiply(u_product_.read_value(), u_t));
 }

@@ -61,6 +61,11 @@ struct AdamWOptions {
   std::optional<double> clipnorm;
   std::optional<double> clipvalue;
   std::optional<double> global_clipnorm;
+  bool use_ema = false;
+  double ema_momentum = 0.99;
+  std::optional<int64_t> ema_overwrite_frequency;
+  std::optional<double> loss_scale_factor;
+  std::optional<int64_t> gradient_accumulation_steps;
   std::string name = "AdamW";
 };
 
@@ -111,11 +116,13 @@ struct NadamOptions {
   std::string name = "Nadam";
 };
 
-/// tf.keras.optimizers.Nadam; slots "m", "v" and the scalar "u_product".
+/// tf.keras.optimizers.Nadam; slots "m", "v", then (after the slots of the first variables
+/// built, as Keras 3 orders them) the scalar "u_product".
 class Nadam : public Optimizer {
   TFCC_KERAS_OPTIMIZER_CONFIG(Nadam)
  public:
   explicit Nadam(NadamOptions options = {});
+  void build(std::span<const Variable> var_list) override;
 
   std::string class_name() const override { return "Nadam"; }
 

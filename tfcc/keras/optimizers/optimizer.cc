@@ -2,6 +2,7 @@
 #include "tfcc/keras/optimizers/optimizer.h"
 
 #include "tfcc/autodiff/gradient_tape.h"
+#include "tfcc/control_flow/control_flow.h"
 #include "tfcc/keras/constraints/constraints.h"
 #include "tfcc/keras/optimizers/concrete.h"
 #include "tfcc/ops/binary/binary.h"
@@ -40,6 +41,19 @@ Optimizer::Optimizer(OptimizerConfig config) : config_(std::move(config)) {
               int(config_.global_clipnorm.has_value());
   TFCC_CHECK_ARG(clips <= 1,
                  "At most one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.");
+  TFCC_CHECK_ARG(!accumulating() || *config_.gradient_accumulation_steps >= 2,
+                 "`gradient_accumulation_steps` must be an integer >= 2. Received: "
+                 "gradient_accumulation_steps=",
+                 *config_.gradient_accumulation_steps);
+  if (config_.use_ema) {
+    TFCC_CHECK_ARG(config_.ema_momentum >= 0 && config_.ema_momentum <= 1,
+                   "`ema_momentum` must be in the range [0, 1]. Received: ema_momentum=",
+                   config_.ema_momentum);
+    TFCC_CHECK_ARG(!config_.ema_overwrite_frequency || *config_.ema_overwrite_frequency >= 1,
+                   "`ema_overwrite_frequency` must be an integer >= 1 or None. Received: "
+                   "ema_overwrite_frequency=",
+                   *config_.ema_overwrite_frequency);
+  }
   schedule_ = config_.learning_rate.schedule();
   iterations_ = Variable(Tensor::scalar<int64_t>(0), {.name = "iteration", .trainable = false});
   if (!schedule_) {
@@ -103,11 +117,47 @@ void Optimizer::exclude_from_weight_decay(const std::vector<Variable>& vars,
 }
 
 void Optimizer::build(std::span<const Variable> var_list) {
+  // Keras 3's order: the averages of all the new variables, their accumulators, then each
+  // variable's own slots.
+  std::vector<Variable> fresh;
   for (const auto& var : var_list) {
     TFCC_CHECK_ARG(var.defined(), "Optimizer.build: a variable is undefined");
     if (slots_.find(var.id()) != slots_.end()) continue;
     slots_[var.id()];  // built, even if the optimizer keeps no slot for it
+    fresh.push_back(var);
+  }
+  if (config_.use_ema) {
+    for (const auto& var : fresh) add_slot(var, "average");
+  }
+  if (accumulating()) {
+    for (const auto& var : fresh) add_slot(var, "gradient_accumulator");
+  }
+  for (const auto& var : fresh) {
     build(var);
+    built_vars_.push_back(var);
+  }
+}
+
+Tensor Optimizer::local_step() const {
+  Tensor it = iterations_.read_value();
+  if (accumulating()) it = floordiv(it, *config_.gradient_accumulation_steps);
+  return add(it, int64_t{1});
+}
+
+Tensor Optimizer::scale_loss(const Tensor& loss) const {
+  if (!config_.loss_scale_factor) return loss;
+  return multiply(loss, *config_.loss_scale_factor);
+}
+
+void Optimizer::finalize_variable_values(std::span<const Variable> var_list) {
+  if (!config_.use_ema || built_vars_.empty()) return;  // no average yet: nothing to copy
+  TFCC_CHECK_ARG(var_list.size() == built_vars_.size(), "The length of model variables (",
+                 var_list.size(),
+                 ") to override does not match the length of model variables stored in the "
+                 "optimizer (",
+                 built_vars_.size(), "). Please check if the optimizer was called on your model.");
+  for (size_t i = 0; i < var_list.size(); ++i) {
+    var_list[i].assign(slot(built_vars_[i], "average").read_value());
   }
 }
 
@@ -181,11 +231,52 @@ Variable Optimizer::apply_gradients(std::span<const Tensor> grads, std::span<con
                          "forget to provide a `loss` argument?";
   }
   build(v);
-  g = clip_gradients(std::move(g));
+  if (config_.loss_scale_factor) {
+    for (auto& grad : g) grad = divide(grad, *config_.loss_scale_factor);
+  }
   Tensor lr = learning_rate();
+  if (!accumulating()) {
+    update(std::move(g), v, lr);
+  } else {
+    // Every n-th call updates with the mean of the n gradients and resets the accumulators;
+    // the others only accumulate.
+    const int64_t n = *config_.gradient_accumulation_steps;
+    Tensor is_update_step = equal(floormod(add(iterations_.read_value(), int64_t{1}), n), 0);
+    cond(
+        is_update_step,
+        [&] {
+          std::vector<Tensor> mean;
+          for (size_t i = 0; i < v.size(); ++i) {
+            mean.push_back(divide(add(g[i], slot(v[i], "gradient_accumulator").read_value()),
+                                  static_cast<double>(n)));
+          }
+          update(std::move(mean), v, lr);
+          for (const Variable& var : built_vars_) {
+            const Variable& acc = slot(var, "gradient_accumulator");
+            acc.assign(detail::concrete_fill(acc.dtype(), acc.shape(), 0));
+          }
+          return std::vector<Tensor>{};
+        },
+        [&] {
+          for (size_t i = 0; i < v.size(); ++i) {
+            const Variable& acc = slot(v[i], "gradient_accumulator");
+            acc.assign(add(g[i], acc.read_value()));
+          }
+          return std::vector<Tensor>{};
+        });
+  }
+  if (config_.use_ema) update_moving_averages();
+  // Keras: each variable with a constraint is projected after the update.
+  for (const Variable& var : v) constraints::apply(var);
+  iterations_.assign_add(Tensor::scalar<int64_t>(1));
+  return iterations_;
+}
+
+void Optimizer::update(std::vector<Tensor> g, std::span<const Variable> v, const Tensor& lr) {
+  g = clip_gradients(std::move(g));
   apply_weight_decay(v, lr);
   prepare_step(v.front().dtype());
-  Tensor step = add(iterations_.read_value(), int64_t{1});
+  Tensor step = local_step();
   std::map<DType, std::vector<Tensor>> coefs;
   for (size_t i = 0; i < v.size(); ++i) {
     DType d = v[i].dtype();
@@ -195,10 +286,28 @@ Variable Optimizer::apply_gradients(std::span<const Tensor> grads, std::span<con
     }
     update_step(g[i], v[i], it->second);
   }
-  // Keras: each variable with a constraint is projected after the update.
-  for (const Variable& var : v) constraints::apply(var);
-  iterations_.assign_add(Tensor::scalar<int64_t>(1));
-  return iterations_;
+}
+
+void Optimizer::update_moving_averages() {
+  // Keras 3: momentum is 0 on the first step (the average starts as the variable), then
+  // ema_momentum; `iterations` here is Keras' (divided by the accumulation steps).
+  Tensor it = subtract(local_step(), int64_t{1});
+  Tensor not_first = not_equal(it, int64_t{0});
+  std::optional<Tensor> overwrite;
+  if (config_.ema_overwrite_frequency) {
+    overwrite = equal(floormod(add(it, int64_t{1}), *config_.ema_overwrite_frequency), 0);
+  }
+  for (const Variable& var : built_vars_) {
+    const Variable& average = slot(var, "average");
+    Tensor momentum = multiply(cast(not_first, var.dtype()), config_.ema_momentum);
+    Tensor value = add(multiply(momentum, average.read_value()),
+                       multiply(subtract(1, momentum), var.read_value()));
+    average.assign(value);
+  }
+  if (!overwrite) return;
+  for (const Variable& var : built_vars_) {
+    var.assign(where(*overwrite, slot(var, "average").read_value(), var.read_value()));
+  }
 }
 
 Variable Optimizer::apply_gradients(

@@ -1,11 +1,16 @@
 // keras::optimizers::Optimizer: the base of the Keras optimizers, with TF 2.11+ semantics.
 //
-// apply_gradients(grads, vars) clips the gradients (clipnorm / global_clipnorm / clipvalue, at
-// most one), applies decoupled weight decay (var -= var * weight_decay * lr), runs the
-// optimizer's update on each variable and then increments `iterations`. Slot variables (Adam's m
-// and v, ...) are created the first time a variable is seen. Every step is made of ops
-// (variable reads and Assign / AssignAdd / AssignSub), so a training step traced with
-// tfcc::function includes the update.
+// apply_gradients(grads, vars) follows Keras 3's BaseOptimizer.apply: it divides the gradients
+// by `loss_scale_factor` (if set), clips them (clipnorm / global_clipnorm / clipvalue, at most
+// one), applies decoupled weight decay (var -= var * weight_decay * lr), runs the optimizer's
+// update on each variable, updates the exponential moving averages (use_ema) and then increments
+// `iterations`. With gradient_accumulation_steps = n, n - 1 calls only add the gradients to
+// accumulators and every n-th call updates with their mean (the step t the update rules see is
+// then iterations // n + 1; schedules still see iterations). Slot variables (Adam's m and v, ...)
+// are created the first time a variable is seen, after the EMA averages and the gradient
+// accumulators of all the variables built together (Keras 3's variable order). Every step is
+// made of ops (variable reads and Assign / AssignAdd / AssignSub, tfcc::cond for accumulation),
+// so a training step traced with tfcc::function includes the update.
 //
 //   namespace optimizers = tfcc::keras::optimizers;
 //   optimizers::Adam adam({.learning_rate = 1e-3, .clipnorm = 1.0});
@@ -78,6 +83,17 @@ struct OptimizerConfig {
   std::optional<double> clipnorm;
   std::optional<double> clipvalue;
   std::optional<double> global_clipnorm;
+  /// Keeps an exponential moving average of each variable (slot "average").
+  bool use_ema = false;
+  /// average = ema_momentum * average + (1 - ema_momentum) * var (the first step copies var).
+  double ema_momentum = 0.99;
+  /// Every this many steps the variables are overwritten by their averages (none: only
+  /// finalize_variable_values does it).
+  std::optional<int64_t> ema_overwrite_frequency;
+  /// scale_loss multiplies the loss by it and apply_gradients divides the gradients by it.
+  std::optional<double> loss_scale_factor;
+  /// Update every this many calls (>= 2) with the mean of the accumulated gradients.
+  std::optional<int64_t> gradient_accumulation_steps;
 };
 
 /// Base of the optimizers.
@@ -95,7 +111,7 @@ class Optimizer {
 
   /// Applies one update: grads[i] is the gradient for vars[i]; undefined gradients (None) are
   /// skipped with a warning, all undefined is an InvalidArgumentError. Returns `iterations`.
-  Variable apply_gradients(std::span<const Tensor> grads, std::span<const Variable> vars);
+  virtual Variable apply_gradients(std::span<const Tensor> grads, std::span<const Variable> vars);
   /// The same with (gradient, variable) pairs.
   Variable apply_gradients(const std::vector<std::pair<Tensor, Variable>>& grads_and_vars);
   /// Gradients of `loss()` with respect to `var_list`, recorded on a fresh tape.
@@ -108,18 +124,28 @@ class Optimizer {
 
   /// Creates the slots of every variable of `var_list` not seen yet (Keras' optimizer.build), so
   /// that a checkpoint can restore them before the first update.
-  void build(std::span<const Variable> var_list);
+  virtual void build(std::span<const Variable> var_list);
 
-  /// The number of updates applied so far (int64 scalar variable "iteration").
-  const Variable& iterations() const { return iterations_; }
+  /// The loss times loss_scale_factor (the loss itself when none is set); Model::fit's train step
+  /// calls it before taking gradients.
+  virtual Tensor scale_loss(const Tensor& loss) const;
+  /// With use_ema, overwrites each of `var_list` with its moving average (Keras calls it at the
+  /// end of fit). InvalidArgumentError if the list differs in length from the built variables.
+  virtual void finalize_variable_values(std::span<const Variable> var_list);
+
+  /// The number of apply_gradients calls so far (int64 scalar variable "iteration"; Keras 3's
+  /// `_iterations`: with gradient accumulation, Keras' `iterations` is this // steps).
+  virtual const Variable& iterations() const { return iterations_; }
   /// The learning rate for the next update (float32 scalar; a schedule evaluated at iterations).
-  Tensor learning_rate() const;
+  virtual Tensor learning_rate() const;
   /// Sets a constant learning rate; FailedPreconditionError when built with a schedule.
-  void set_learning_rate(double learning_rate);
+  virtual void set_learning_rate(double learning_rate);
+  /// The variable holding a constant learning rate (undefined with a schedule).
+  const Variable& learning_rate_variable() const { return learning_rate_; }
   /// True when the learning rate is a schedule.
-  bool has_schedule() const { return schedule_ != nullptr; }
+  virtual bool has_schedule() const { return schedule_ != nullptr; }
   /// iterations, then the slot variables in creation order.
-  std::vector<Variable> variables() const;
+  virtual std::vector<Variable> variables() const;
   /// The slot `slot_name` ("m", "v", ...) of `var`; NotFoundError if it does not exist.
   Variable get_slot(const Variable& var, const std::string& slot_name) const;
   /// The optimizer's name ("Adam", ...).
@@ -131,7 +157,7 @@ class Optimizer {
   /// the EMA settings (unused: false / 0.99 / null), jit_compile, is_legacy_optimizer, the
   /// current learning_rate (a number, or the serialized schedule) and then the optimizer's own
   /// hyperparameters (beta_1, momentum, ...).
-  saving::Json get_config() const;
+  virtual saving::Json get_config() const;
   /// The shared settings.
   const OptimizerConfig& config() const { return config_; }
   /// Keeps weight decay off these variables, and off any whose name contains one of `names`.
@@ -159,10 +185,19 @@ class Optimizer {
   Variable add_variable(const Tensor& initial_value, const std::string& name);
   /// The slot `slot_name` of `var` (created by build).
   const Variable& slot(const Variable& var, const std::string& slot_name) const;
+  /// The step t of the update rules (int64 scalar): iterations + 1, or iterations // steps + 1
+  /// with gradient accumulation.
+  Tensor local_step() const;
 
  private:
   std::vector<Tensor> clip_gradients(std::vector<Tensor> grads) const;
   void apply_weight_decay(std::span<const Variable> vars, const Tensor& lr);
+  // Clipping, weight decay and the update rule (Keras' update branch).
+  void update(std::vector<Tensor> grads, std::span<const Variable> vars, const Tensor& lr);
+  void update_moving_averages();
+  bool accumulating() const {
+    return config_.gradient_accumulation_steps && *config_.gradient_accumulation_steps != 0;
+  }
 
   OptimizerConfig config_;
   std::shared_ptr<schedules::LearningRateSchedule> schedule_;
@@ -170,6 +205,7 @@ class Optimizer {
   Variable learning_rate_;  // when constant
   std::unordered_map<uint64_t, std::map<std::string, Variable>> slots_;
   std::vector<Variable> slot_order_;
+  std::vector<Variable> built_vars_;  // in build order (Keras' _trainable_variables)
   std::unordered_map<uint64_t, bool> no_decay_ids_;
   std::vector<std::string> no_decay_names_;
 };
@@ -196,11 +232,16 @@ class Optimizer {
 
 /// The settings every optimizer's options struct carries after its own (Keras' common keyword
 /// arguments), so that designated initialisers can set them: {.learning_rate = .., .clipnorm = ..}.
-#define TFCC_KERAS_OPTIMIZER_COMMON_FIELDS \
-  std::optional<double> weight_decay;      \
-  std::optional<double> clipnorm;          \
-  std::optional<double> clipvalue;         \
-  std::optional<double> global_clipnorm;
+#define TFCC_KERAS_OPTIMIZER_COMMON_FIELDS        \
+  std::optional<double> weight_decay;             \
+  std::optional<double> clipnorm;                 \
+  std::optional<double> clipvalue;                \
+  std::optional<double> global_clipnorm;          \
+  bool use_ema = false;                           \
+  double ema_momentum = 0.99;                     \
+  std::optional<int64_t> ema_overwrite_frequency; \
+  std::optional<double> loss_scale_factor;        \
+  std::optional<int64_t> gradient_accumulation_steps;
 
 /// The OptimizerConfig of an options struct.
 template <typename Options>
@@ -210,7 +251,12 @@ OptimizerConfig config_of(const Options& o) {
           .weight_decay = o.weight_decay,
           .clipnorm = o.clipnorm,
           .clipvalue = o.clipvalue,
-          .global_clipnorm = o.global_clipnorm};
+          .global_clipnorm = o.global_clipnorm,
+          .use_ema = o.use_ema,
+          .ema_momentum = o.ema_momentum,
+          .ema_overwrite_frequency = o.ema_overwrite_frequency,
+          .loss_scale_factor = o.loss_scale_factor,
+          .gradient_accumulation_steps = o.gradient_accumulation_steps};
 }
 
 }  // namespace tfcc::keras::optimizers

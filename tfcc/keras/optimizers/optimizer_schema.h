@@ -189,6 +189,11 @@ ConfigSchemaBuilder<Optimizer, T, Options> optimizer_schema() {
             o.clipnorm = common.clipnorm;
             o.clipvalue = common.clipvalue;
             o.global_clipnorm = common.global_clipnorm;
+            o.use_ema = common.use_ema;
+            o.ema_momentum = common.ema_momentum;
+            o.ema_overwrite_frequency = common.ema_overwrite_frequency;
+            o.loss_scale_factor = common.loss_scale_factor;
+            o.gradient_accumulation_steps = common.gradient_accumulation_steps;
           }};
 }
 

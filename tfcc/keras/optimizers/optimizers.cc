@@ -19,9 +19,13 @@ std::shared_ptr<Optimizer> get(const std::string& identifier) {
   if (key == "adamax") return std::make_shared<Adamax>();
   if (key == "nadam") return std::make_shared<Nadam>();
   if (key == "ftrl") return std::make_shared<Ftrl>();
+  if (key == "lion") return std::make_shared<Lion>();
+  if (key == "lamb") return std::make_shared<Lamb>();
+  if (key == "adafactor") return std::make_shared<Adafactor>();
   throw InvalidArgumentError(internal::str_cat(
       "Could not interpret optimizer identifier: ", identifier,
-      " (known: sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, ftrl)"));
+      " (known: sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, ftrl, lion, lamb, "
+      "adafactor)"));
 }
 
 }  // namespace tfcc::keras::optimizers

@@ -13,8 +13,12 @@
 #include <memory>
 #include <string>
 
+#include "tfcc/keras/optimizers/adafactor.h"
 #include "tfcc/keras/optimizers/adam.h"
 #include "tfcc/keras/optimizers/ftrl.h"
+#include "tfcc/keras/optimizers/lamb.h"
+#include "tfcc/keras/optimizers/lion.h"
+#include "tfcc/keras/optimizers/loss_scale_optimizer.h"
 #include "tfcc/keras/optimizers/optimizer.h"
 #include "tfcc/keras/optimizers/rmsprop.h"
 #include "tfcc/keras/optimizers/schedules/learning_rate_schedule.h"
@@ -24,7 +28,8 @@
 namespace tfcc::keras::optimizers {
 
 /// A new optimizer with default settings by (case-insensitive) name: "sgd", "adam", "adamw",
-/// "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "ftrl". InvalidArgumentError otherwise.
+/// "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "ftrl", "lion", "lamb", "adafactor".
+/// InvalidArgumentError otherwise.
 std::shared_ptr<Optimizer> get(const std::string& identifier);
 
 }  // namespace tfcc::keras::optimizers

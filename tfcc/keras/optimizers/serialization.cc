@@ -23,11 +23,19 @@ using Factory = std::shared_ptr<Optimizer> (*)(const Json&);
 
 const std::map<std::string, Factory>& optimizer_classes() {
   static const std::map<std::string, Factory> m = {
-      {"SGD", SGD::from_config},         {"Adam", Adam::from_config},
-      {"AdamW", AdamW::from_config},     {"Adamax", Adamax::from_config},
-      {"Nadam", Nadam::from_config},     {"RMSprop", RMSprop::from_config},
-      {"Adagrad", Adagrad::from_config}, {"Adadelta", Adadelta::from_config},
+      {"SGD", SGD::from_config},
+      {"Adam", Adam::from_config},
+      {"AdamW", AdamW::from_config},
+      {"Adamax", Adamax::from_config},
+      {"Nadam", Nadam::from_config},
+      {"RMSprop", RMSprop::from_config},
+      {"Adagrad", Adagrad::from_config},
+      {"Adadelta", Adadelta::from_config},
       {"Ftrl", Ftrl::from_config},
+      {"Lion", Lion::from_config},
+      {"Lamb", Lamb::from_config},
+      {"Adafactor", Adafactor::from_config},
+      {"LossScaleOptimizer", LossScaleOptimizer::from_config},
   };
   return m;
 }
@@ -41,9 +49,11 @@ Json Optimizer::get_config() const {
   c.set("clipnorm", schema_detail::to_json(config_.clipnorm));
   c.set("global_clipnorm", schema_detail::to_json(config_.global_clipnorm));
   c.set("clipvalue", schema_detail::to_json(config_.clipvalue));
-  c.set("use_ema", Json(false));
-  c.set("ema_momentum", Json(0.99));
-  c.set("ema_overwrite_frequency", Json());
+  c.set("use_ema", Json(config_.use_ema));
+  c.set("ema_momentum", Json(config_.ema_momentum));
+  c.set("ema_overwrite_frequency", schema_detail::to_json(config_.ema_overwrite_frequency));
+  c.set("loss_scale_factor", schema_detail::to_json(config_.loss_scale_factor));
+  c.set("gradient_accumulation_steps", schema_detail::to_json(config_.gradient_accumulation_steps));
   c.set("jit_compile", Json(false));
   c.set("is_legacy_optimizer", Json(false));
   // The current rate (set_learning_rate may have changed it), as Keras serializes it.
@@ -71,13 +81,21 @@ void read_common(const Json& c, OptimizerConfig& o) {
   for (auto [key, field] : {std::pair{"weight_decay", &OptimizerConfig::weight_decay},
                             {"clipnorm", &OptimizerConfig::clipnorm},
                             {"clipvalue", &OptimizerConfig::clipvalue},
-                            {"global_clipnorm", &OptimizerConfig::global_clipnorm}}) {
+                            {"global_clipnorm", &OptimizerConfig::global_clipnorm},
+                            {"loss_scale_factor", &OptimizerConfig::loss_scale_factor}}) {
     if (const Json* v = c.find(key)) config::Codec<std::optional<double>>::read(*v, o.*field, key);
   }
-  const Json* ema = c.find("use_ema");
-  TFCC_CHECK_ARG(!ema || ema->is_null() || !ema->as_bool("use_ema"),
-                 "Optimizer config: use_ema=True (exponential moving average of the weights) is "
-                 "not supported by tfcc");
+  for (auto [key, field] :
+       {std::pair{"ema_overwrite_frequency", &OptimizerConfig::ema_overwrite_frequency},
+        {"gradient_accumulation_steps", &OptimizerConfig::gradient_accumulation_steps}}) {
+    if (const Json* v = c.find(key)) config::Codec<std::optional<int64_t>>::read(*v, o.*field, key);
+  }
+  if (const Json* v = c.find("use_ema"); v && !v->is_null()) {
+    config::Codec<bool>::read(*v, o.use_ema, "use_ema");
+  }
+  if (const Json* v = c.find("ema_momentum"); v && !v->is_null()) {
+    config::Codec<double>::read(*v, o.ema_momentum, "ema_momentum");
+  }
 }
 }  // namespace schema_detail
 
@@ -93,7 +111,8 @@ std::shared_ptr<Optimizer> deserialize(const Json& config) {
   if (it == optimizer_classes().end()) {
     throw InvalidArgumentError(internal::str_cat(
         "Could not interpret optimizer class '", cls,
-        "' (known: SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl)"));
+        "' (known: SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, "
+        "Lamb, Adafactor, LossScaleOptimizer)"));
   }
   return it->second(c && !c->is_null() ? *c : Json::object());
 }

@@ -13,7 +13,7 @@
 //   std::shared_ptr<optimizers::Optimizer> copy = optimizers::deserialize(j);  // fresh state
 //
 // Keys missing from a config take Keras' defaults; a value of the wrong type, or a class that is
-// not one of the nine optimizers and four schedules, is an InvalidArgumentError.
+// not one of the thirteen optimizers and four schedules, is an InvalidArgumentError.
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 

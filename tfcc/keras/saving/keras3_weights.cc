@@ -101,32 +101,43 @@ void load_state(const Layer& layer, const ReadGroup& group, const std::string& s
   for (const auto& [key, child] : sublayers(layer)) load_state(*child, group.group(key), source);
 }
 
-// Keras 3's optimizer.variables: iterations (int64), learning_rate (float32), then the slots
-// of each trainable variable in order (tfcc creates them in the same order).
+// Keras 3's optimizer.variables: iterations (int64), learning_rate (float32; none with a
+// schedule), then the EMA averages, gradient accumulators and slots (tfcc creates them in the
+// same order). A null entry stands for the learning rate, which the config restores.
+std::vector<Variable> keras_optimizer_variables(const optimizers::Optimizer& opt) {
+  std::vector<Variable> all = opt.variables();  // iterations, then the rest
+  std::vector<Variable> out{all[0]};
+  if (opt.learning_rate_variable().defined()) out.emplace_back();
+  out.insert(out.end(), all.begin() + 1, all.end());
+  return out;
+}
+
 void save_optimizer(optimizers::Optimizer& opt, Group root) {
   Group vars = root.create_group("optimizer").create_group("vars");
   vars.set_string_attribute("name", opt.name());
-  std::vector<Variable> all = opt.variables();  // iterations, then the slots
-  vars.write("0", opt.iterations().read_value());
-  vars.write("1", Tensor::scalar(static_cast<float>(opt.learning_rate().item<float>())));
-  for (size_t i = 1; i < all.size(); ++i) vars.write(std::to_string(i + 1), all[i].read_value());
+  std::vector<Variable> all = keras_optimizer_variables(opt);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Variable& v = all[i].defined() ? all[i] : opt.learning_rate_variable();
+    vars.write(std::to_string(i), v.read_value());
+  }
 }
 
 void load_optimizer(Model& model, const ReadGroup& root, const std::string& source) {
   if (!model.compiled() || !model.optimizer() || !root.has_group("optimizer/vars")) return;
   const ReadGroup vars = root.group("optimizer/vars");
   const size_t stored = vars.children().size();
-  if (stored > 2) prepare_for_restore(model);  // slots were saved: create them to fill them
   optimizers::Optimizer& opt = *model.optimizer();
-  std::vector<Variable> all = opt.variables();
-  if (stored != all.size() + 1) {
+  // Slots were saved (more than iterations and the learning rate): create them to fill them.
+  if (stored > keras_optimizer_variables(opt).size()) prepare_for_restore(model);
+  std::vector<Variable> all = keras_optimizer_variables(opt);
+  if (stored != all.size()) {
     TFCC_LOG(WARNING) << source << ": skipping the optimizer's state: the file holds " << stored
-                      << " variables, optimizer '" << opt.name() << "' has " << all.size() + 1;
+                      << " variables, optimizer '" << opt.name() << "' has " << all.size();
     return;
   }
   for (size_t i = 0; i < stored; ++i) {
-    if (i == 1) continue;  // the learning rate comes from the config
-    const Variable& v = all[i == 0 ? 0 : i - 1];
+    if (!all[i].defined()) continue;  // the learning rate comes from the config
+    const Variable& v = all[i];
     Tensor value = vars.read(std::to_string(i));
     TFCC_CHECK_ARG(value.shape() == v.shape() && value.dtype() == v.dtype(), source, ": ",
                    vars.path(), "/", i, " does not match the optimizer's variable ", v.name());

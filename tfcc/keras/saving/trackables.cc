@@ -40,7 +40,7 @@ class OptimizerNode : public TrackableNode {
     std::shared_ptr<const TrackableNode> list_node =
         std::make_shared<const ListNode>(std::move(list), list_id);
     Deps out;
-    out.emplace_back("_iterations", opt_->iterations());
+    out.emplace_back("_iterations", vars.front());  // the optimizer's own counter
     out.emplace_back("_variables", std::move(list_node));
     return out;
   }

@@ -108,6 +108,35 @@ TEST(TracedStepTest, SgdWithScheduleAndWeightDecayMatchesEager) {
       {"m"});
 }
 
+// Gradient accumulation updates inside a tfcc::cond (an If node whose branches write variables);
+// EMA and the new optimizers trace too.
+TEST(TracedStepTest, AccumulationEmaLionLambAdafactorMatchEager) {
+  run_both(
+      [] {
+        return std::make_shared<optimizers::Adam>(
+            optimizers::AdamOptions{.learning_rate = 0.1, .gradient_accumulation_steps = 3});
+      },
+      {"m", "v", "gradient_accumulator"});
+  run_both(
+      [] {
+        return std::make_shared<optimizers::Lion>(optimizers::LionOptions{
+            .learning_rate = 0.05, .use_ema = true, .ema_overwrite_frequency = 2});
+      },
+      {"momentum", "average"});
+  run_both(
+      [] {
+        return std::make_shared<optimizers::Lamb>(
+            optimizers::LambOptions{.learning_rate = 0.05, .weight_decay = 0.1});
+      },
+      {"momentum", "velocity"});
+  run_both(
+      [] {
+        return std::make_shared<optimizers::Adafactor>(
+            optimizers::AdafactorOptions{.learning_rate = 0.05, .gradient_accumulation_steps = 2});
+      },
+      {"velocity"});
+}
+
 TEST(TracedStepTest, MetricsUpdateInsideATrace) {
   metrics::AUC auc;
   metrics::Precision precision;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/keras/saving/saving_test_util.h"
+#include "tfcc/keras/optimizers/optimizers.h"
 #include "tfcc/keras/optimizers/serialization.h"
 #include "tfcc/keras/saving/model_saving.h"
 
@@ -55,6 +56,23 @@ std::vector<std::shared_ptr<opt::Optimizer>> all_optimizers() {
                                                    .l2_regularization_strength = 0.002,
                                                    .l2_shrinkage_regularization_strength = 0.003,
                                                    .beta = 0.1}),
+      // Keras 3's optimizers and shared options: EMA averages, gradient accumulators and the
+      // loss-scale variables are saved with the slots.
+      std::make_shared<opt::Lion>(opt::LionOptions{.learning_rate = 0.002,
+                                                   .beta_1 = 0.85,
+                                                   .weight_decay = 0.01,
+                                                   .use_ema = true,
+                                                   .ema_momentum = 0.9,
+                                                   .ema_overwrite_frequency = 4}),
+      std::make_shared<opt::Lamb>(opt::LambOptions{.learning_rate = 0.01,
+                                                   .beta_2 = 0.99,
+                                                   .clipnorm = 1.0,
+                                                   .gradient_accumulation_steps = 4}),
+      std::make_shared<opt::Adafactor>(opt::AdafactorOptions{
+          .learning_rate = 0.05, .relative_step = false, .loss_scale_factor = 4.0}),
+      std::make_shared<opt::LossScaleOptimizer>(
+          std::make_shared<opt::Adam>(opt::AdamOptions{.learning_rate = 0.01, .beta_1 = 0.8}),
+          opt::LossScaleOptimizerOptions{.initial_scale = 64.0, .dynamic_growth_steps = 3}),
   };
 }
 
@@ -112,11 +130,18 @@ TEST(OptimizerSaving, ConfigRoundTripsAndNamesKerasKeys) {
 
 TEST(OptimizerSaving, BadConfigsAreRejected) {
   auto parse = [](const char* text) { return saving::Json::parse(text, "test"); };
-  EXPECT_THROW(opt::deserialize(parse(R"({"class_name": "Lion", "config": {}})")),
+  EXPECT_THROW(opt::deserialize(parse(R"({"class_name": "Muon", "config": {}})")),
                InvalidArgumentError);
   EXPECT_THROW(opt::deserialize(parse(R"({"class_name": "Adam", "config": {"beta_1": "x"}})")),
                InvalidArgumentError);
-  EXPECT_THROW(opt::deserialize(parse(R"({"class_name": "Adam", "config": {"use_ema": true}})")),
+  EXPECT_THROW(opt::deserialize(parse(
+                   R"({"class_name": "Adam", "config": {"use_ema": true, "ema_momentum": 1.5}})")),
+               InvalidArgumentError);
+  EXPECT_THROW(opt::deserialize(parse(
+                   R"({"class_name": "Adam", "config": {"gradient_accumulation_steps": 1}})")),
+               InvalidArgumentError);
+  EXPECT_THROW(opt::deserialize(parse(R"({"class_name": "LossScaleOptimizer", "config":
+      {"inner_optimizer": "sgd", "clipnorm": 1.0}})")),
                InvalidArgumentError);
   EXPECT_THROW(opt::deserialize(parse(
                    R"({"class_name": "SGD", "config": {"learning_rate": {"class_name": "X",

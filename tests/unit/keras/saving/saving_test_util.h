@@ -52,8 +52,7 @@ inline std::string state_bytes(const Model& model) {
   auto append = [&](const Variable& v) {
     Tensor t = v.read_value();
     const size_t n = static_cast<size_t>(t.shape().num_elements()) * dtype_size(t.dtype());
-    const char* p = t.dtype() == float32 ? reinterpret_cast<const char*>(t.data<float>())
-                                         : reinterpret_cast<const char*>(t.data<int64_t>());
+    const char* p = static_cast<const char*>(t.raw_data());  // any dtype (Adafactor's int32)
     out.append(p, n);
   };
   for (const auto& v : model.weights()) append(v);

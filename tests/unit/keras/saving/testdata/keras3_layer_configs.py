@@ -131,6 +131,14 @@ def optimizers():
         O.Ftrl(learning_rate=0.05, learning_rate_power=-0.6, initial_accumulator_value=0.2,
                l1_regularization_strength=0.001, l2_regularization_strength=0.002,
                l2_shrinkage_regularization_strength=0.003, beta=0.1),
+        O.Lion(learning_rate=0.002, beta_1=0.85, beta_2=0.95, weight_decay=0.01, use_ema=True,
+               ema_momentum=0.9, ema_overwrite_frequency=3),
+        O.Lamb(learning_rate=0.01, beta_1=0.8, beta_2=0.99, epsilon=1e-5,
+               gradient_accumulation_steps=2, clipnorm=1.0),
+        O.Adafactor(learning_rate=0.05, beta_2_decay=-0.7, epsilon_1=1e-29, epsilon_2=2e-3,
+                    clip_threshold=0.9, relative_step=False, loss_scale_factor=4.0),
+        O.LossScaleOptimizer(O.Adam(learning_rate=0.01, beta_1=0.8), initial_scale=64.0,
+                             dynamic_growth_steps=3),
     ]
 
 
