@@ -53,7 +53,10 @@ IoU::IoU(int64_t num_classes, std::vector<int64_t> target_class_ids, IoUOptions 
       num_classes_(num_classes),
       target_class_ids_(std::move(target_class_ids)),
       options_(std::move(options)) {
-  TFCC_CHECK_ARG(num_classes_ > 0, "Metric '", name(), "' needs num_classes > 0, got ",
+  // The confusion matrix has num_classes^2 entries, indexed by label * num_classes + prediction.
+  TFCC_CHECK_ARG(num_classes_ > 0 && num_classes_ <= 3037000499, "Metric '", name(),
+                 "' needs 0 < num_classes <= 3037000499 (its square indexes the confusion "
+                 "matrix), got ",
                  num_classes_);
   TFCC_CHECK_ARG(!target_class_ids_.empty(), "Metric '", name(),
                  "' needs at least one target class id");
