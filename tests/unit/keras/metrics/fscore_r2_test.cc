@@ -115,5 +115,25 @@ TEST(R2ScoreTest, StatesMergeBySum) {
   testing::expect_states_add(a, b, both);
 }
 
+// The state variables are created by the first update_state, here inside a trace.
+TEST(R2ScoreTest, FirstUpdateInsideATrace) {
+  R2Score eager, traced;
+  Tensor w = constant({1.f, 2.f, 0.5f, 1.f});
+  eager.update_state(ry1(), rp1(), w);
+  auto step = tfcc::function([&](const Tensor& y, const Tensor& p, const Tensor& wt) {
+    traced.update_state(y, p, wt);
+    return traced.result();
+  });
+  EXPECT_NEAR(step(ry1(), rp1(), w).item<double>(), 0.824114442, 1e-6);
+  EXPECT_NEAR(
+      step(ry1(), rp1(), w).item<double>(),
+      [&] {
+        eager.update_state(ry1(), rp1(), w);
+        return eager.result().item<double>();
+      }(),
+      1e-6);
+  EXPECT_EQ(traced.variables().size(), 5u);
+}
+
 }  // namespace
 }  // namespace tfcc::keras::metrics
