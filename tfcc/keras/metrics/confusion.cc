@@ -28,6 +28,14 @@ std::vector<double> precision_recall_thresholds(const PrecisionRecallOptions& o)
   return {o.top_k ? kNegInf : 0.5};
 }
 
+// Keras 3: no probability assertion; evenly spaced thresholds counted by bucket.
+ConfusionUpdateOptions keras3_update(const PrecisionRecallOptions& o) {
+  return {.top_k = o.top_k,
+          .class_id = o.class_id,
+          .thresholds_distributed_evenly = is_evenly_distributed_thresholds(o.thresholds),
+          .check_probabilities = false};
+}
+
 Tensor first_or_all(const Tensor& v, size_t n) { return n == 1 ? v(0) : v; }
 
 }  // namespace
@@ -44,7 +52,7 @@ void Precision::update_state(const Tensor& y_true, const Tensor& y_pred,
                              const Tensor& sample_weight) {
   update_confusion_matrix_variables(
       {.true_positives = true_positives_, .false_positives = false_positives_}, y_true, y_pred,
-      options_.thresholds, options_.top_k, options_.class_id, sample_weight);
+      options_.thresholds, keras3_update(options_), sample_weight);
 }
 
 Tensor Precision::result() const {
@@ -64,7 +72,7 @@ Recall::Recall(PrecisionRecallOptions options)
 void Recall::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   update_confusion_matrix_variables(
       {.true_positives = true_positives_, .false_negatives = false_negatives_}, y_true, y_pred,
-      options_.thresholds, options_.top_k, options_.class_id, sample_weight);
+      options_.thresholds, keras3_update(options_), sample_weight);
 }
 
 Tensor Recall::result() const {
@@ -103,9 +111,16 @@ AUC::AUC(AUCOptions options)
 
 void AUC::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   Tensor p = options_.from_logits ? sigmoid(y_pred) : y_pred;
+  // Keras 3: thresholds i / (n - 1) (between the -epsilon and 1 + epsilon ends) are counted by
+  // bucket; predictions are not checked against [0, 1].
+  std::vector<double> inner(thresholds_.begin() + 1, thresholds_.end() - 1);
+  inner.insert(inner.begin(), 0.0);
+  inner.push_back(1.0);
+  bool evenly = options_.thresholds.empty() || is_evenly_distributed_thresholds(inner);
   update_confusion_matrix_variables(
       {true_positives_, true_negatives_, false_positives_, false_negatives_}, y_true, p,
-      thresholds_, std::nullopt, std::nullopt, sample_weight);
+      thresholds_, {.thresholds_distributed_evenly = evenly, .check_probabilities = false},
+      sample_weight);
 }
 
 Tensor AUC::interpolate_pr_auc() const {

@@ -1,5 +1,6 @@
-// Metrics over confusion-matrix counts at thresholds: Precision, Recall and AUC, as tf.keras 2
-// defines them (counts accumulate in Variables; predictions are probabilities in [0, 1]).
+// Metrics over confusion-matrix counts at thresholds: Precision, Recall and AUC, as Keras 3
+// defines them (counts accumulate in Variables; predictions are meant as probabilities in [0, 1]
+// but, as in Keras 3, not checked; evenly spaced thresholds are counted by bucket).
 //
 //   namespace metrics = tfcc::keras::metrics;
 //   metrics::Precision precision;                  // threshold 0.5

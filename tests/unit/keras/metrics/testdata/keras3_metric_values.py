@@ -136,3 +136,13 @@ run("sparse_top2_sorted",
     [(t_y, t_ids, [1.0, 2.0, 1.0, 0.5]), (t_y, t_ids, None)])
 run("sparse_top3_sorted", M.SparseTopKCategoricalAccuracy(k=3, from_sorted_ids=True),
     [(t_y, t_ids, None)])
+
+# Precision / Recall / AUC on values outside [0, 1] and exactly on thresholds (Keras 3 neither
+# asserts probabilities nor compares evenly spaced thresholds one by one).
+a_y = [0, 1, 0, 1, 1, 0, 1]
+a_p = [0.0, 0.25, 0.5, 0.75, 1.0, 1.2, -0.1]
+run("precision_out_of_range", M.Precision(), [([0, 1, 1, 0, 1], [0.0, 1.0, 2.0, 0.0, 0.0], None)])
+run("recall_even_thresholds", M.Recall(thresholds=[0.0, 0.25, 0.5, 0.75, 1.0]),
+    [(a_y, a_p, [1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 2.0])])
+run("auc_roc_5", M.AUC(num_thresholds=5), [(a_y, a_p, [1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 2.0])])
+run("auc_pr_5", M.AUC(num_thresholds=5, curve="PR"), [(a_y, a_p, None)])
