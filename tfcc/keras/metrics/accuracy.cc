@@ -59,7 +59,27 @@ Tensor categorical_accuracy(const Tensor& y_true, const Tensor& y_pred) {
   return sparse_categorical_accuracy(argmax(y_true, -1), y_pred);
 }
 
-Tensor sparse_top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, int64_t k) {
+namespace {
+
+// Keras 3's from_sorted_ids: any of the first k ids equals the label.
+Tensor label_in_first_k_ids(const Tensor& y_true, const Tensor& y_pred, int64_t k) {
+  int rp = rank_of(y_pred);
+  TFCC_CHECK_ARG(rp >= 1, "sparse_top_k_categorical_accuracy needs predictions of rank >= 1");
+  TFCC_CHECK_ARG(k >= 1, "sparse_top_k_categorical_accuracy needs k >= 1, got ", k);
+  int64_t ids = last_dim(y_pred);
+  TFCC_CHECK_ARG(ids >= 0, "sparse_top_k_categorical_accuracy needs a known id count");
+  Tensor sorted = rp == 2 ? y_pred : reshape(y_pred, {-1, ids});
+  if (k < ids) sorted = slice(sorted, {0, 0}, {-1, k});
+  Tensor labels = reshape(as_dtype(y_true, sorted.dtype()), {-1});
+  Tensor m = matches(reduce_any(equal(expand_dims(labels, 1), sorted), {1}));
+  return rank_of(y_true) > 1 ? reshape(m, y_true.partial_shape().dims()) : m;
+}
+
+}  // namespace
+
+Tensor sparse_top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, int64_t k,
+                                         bool from_sorted_ids) {
+  if (from_sorted_ids) return label_in_first_k_ids(y_true, y_pred, k);
   int rp = rank_of(y_pred);
   TFCC_CHECK_ARG(rp >= 1, "sparse_top_k_categorical_accuracy needs predictions of rank >= 1");
   int64_t classes = last_dim(y_pred);
@@ -111,10 +131,18 @@ TopKCategoricalAccuracy::TopKCategoricalAccuracy(TopKOptions o)
 
 SparseTopKCategoricalAccuracy::SparseTopKCategoricalAccuracy(TopKOptions o)
     : MeanMetricWrapper(
-          [k = o.k](const Tensor& y, const Tensor& p) {
-            return sparse_top_k_categorical_accuracy(y, p, k);
+          [k = o.k, sorted = o.from_sorted_ids](const Tensor& y, const Tensor& p) {
+            return sparse_top_k_categorical_accuracy(y, p, k, sorted);
           },
-          o.name.value_or("sparse_top_k_categorical_accuracy"), o.dtype) {}
+          o.name.value_or("sparse_top_k_categorical_accuracy"), o.dtype),
+      options_(std::move(o)) {}
+
+saving::Json SparseTopKCategoricalAccuracy::get_config() const {
+  saving::Json c = Metric::get_config();
+  c.set("k", saving::Json(options_.k));
+  if (options_.from_sorted_ids) c.set("from_sorted_ids", saving::Json(true));
+  return c;
+}
 
 MeanSquaredError::MeanSquaredError(MetricOptions o)
     : MeanMetricWrapper(losses::mean_squared_error, o.name.value_or("mean_squared_error"),

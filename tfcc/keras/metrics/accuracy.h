@@ -24,7 +24,10 @@ Tensor categorical_accuracy(const Tensor& y_true, const Tensor& y_pred);
 /// y_true == argmax(y_pred, -1); labels may carry a trailing size-1 dimension.
 Tensor sparse_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred);
 /// 1.0 where the label is among the k highest scores (tf.math.in_top_k: ties count as in).
-Tensor sparse_top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, int64_t k = 5);
+/// from_sorted_ids (Keras 3): y_pred holds class ids sorted by score, and a sample matches when
+/// its label is among the first k of them.
+Tensor sparse_top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, int64_t k = 5,
+                                         bool from_sorted_ids = false);
 /// sparse_top_k_categorical_accuracy with argmax(y_true, -1) as the label.
 Tensor top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, int64_t k = 5);
 
@@ -65,6 +68,8 @@ struct TopKOptions {
   int64_t k = 5;
   std::optional<std::string> name;  ///< default "(sparse_)top_k_categorical_accuracy"
   DType dtype = float32;
+  /// SparseTopKCategoricalAccuracy only: predictions are class ids sorted by score (Keras 3).
+  bool from_sorted_ids = false;
 };
 /// tf.keras.metrics.TopKCategoricalAccuracy ("top_k_categorical_accuracy").
 class TopKCategoricalAccuracy : public MeanMetricWrapper {
@@ -75,6 +80,14 @@ class TopKCategoricalAccuracy : public MeanMetricWrapper {
 class SparseTopKCategoricalAccuracy : public MeanMetricWrapper {
  public:
   explicit SparseTopKCategoricalAccuracy(TopKOptions options = {});
+  std::string class_name() const override { return "SparseTopKCategoricalAccuracy"; }
+  /// {"name", "dtype", "k"}, and "from_sorted_ids": true when set (as Keras writes it).
+  saving::Json get_config() const override;
+  /// The options it was made with.
+  const TopKOptions& options() const { return options_; }
+
+ private:
+  TopKOptions options_;
 };
 
 /// tf.keras.metrics.MeanSquaredError ("mean_squared_error"): mean of per-sample MSE.

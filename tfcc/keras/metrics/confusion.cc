@@ -18,31 +18,6 @@ namespace {
 constexpr double kNegInf = -1e10;  // metrics_utils.NEG_INF
 constexpr double kEpsilon = 1e-7;
 
-// Keeps each row's k largest values (lower index first among ties, as tf.math.top_k) and sets
-// the others to NEG_INF: k rounds of "take the row's argmax, then hide it", O(k * classes).
-Tensor filter_top_k(const Tensor& x, int64_t k) {
-  PartialShape s = x.partial_shape();
-  int64_t c = s.dim(s.rank() - 1);
-  TFCC_CHECK_ARG(c >= 0, "top_k needs a known last dimension, got ", s.to_string());
-  TFCC_CHECK_ARG(k >= 1, "top_k must be >= 1, got ", k);
-  if (k >= c) return x;
-  Tensor remaining = x;
-  Tensor keep = zeros_like(x, bool_);
-  for (int64_t i = 0; i < k; ++i) {
-    Tensor picked = cast(one_hot(argmax(remaining, -1), c), bool_);
-    keep = logical_or(keep, picked);
-    remaining = where(picked, -std::numeric_limits<double>::infinity(), remaining);
-  }
-  return where(keep, x, kNegInf);
-}
-
-// Eager check that predictions are probabilities (Keras asserts it with tf.debugging).
-void check_probabilities(const Tensor& p) {
-  if (p.is_symbolic() || p.num_elements() == 0) return;
-  TFCC_CHECK_ARG(reduce_min(p).item<double>() >= 0, "predictions must be >= 0");
-  TFCC_CHECK_ARG(reduce_max(p).item<double>() <= 1, "predictions must be <= 1");
-}
-
 std::vector<double> precision_recall_thresholds(const PrecisionRecallOptions& o) {
   if (!o.thresholds.empty()) {
     for (double t : o.thresholds) {
@@ -53,55 +28,17 @@ std::vector<double> precision_recall_thresholds(const PrecisionRecallOptions& o)
   return {o.top_k ? kNegInf : 0.5};
 }
 
+// Keras 3: no probability assertion; evenly spaced thresholds counted by bucket.
+ConfusionUpdateOptions keras3_update(const PrecisionRecallOptions& o) {
+  return {.top_k = o.top_k,
+          .class_id = o.class_id,
+          .thresholds_distributed_evenly = is_evenly_distributed_thresholds(o.thresholds),
+          .check_probabilities = false};
+}
+
 Tensor first_or_all(const Tensor& v, size_t n) { return n == 1 ? v(0) : v; }
 
 }  // namespace
-
-void update_confusion_matrix_variables(const ConfusionVariables& vars, const Tensor& y_true,
-                                       const Tensor& y_pred, const std::vector<double>& thresholds,
-                                       std::optional<int64_t> top_k,
-                                       std::optional<int64_t> class_id,
-                                       const Tensor& sample_weight) {
-  Tensor t = cast(y_true, float32), p = cast(y_pred, float32);
-  check_probabilities(p);
-  losses::squeeze_or_expand_dimensions(p, t);
-  TFCC_CHECK_ARG(p.partial_shape().is_compatible_with(t.partial_shape()), "Shapes ",
-                 y_true.partial_shape().to_string(), " (labels) and ",
-                 y_pred.partial_shape().to_string(), " (predictions) are incompatible");
-  Tensor w;
-  // Weights broadcast to the predictions' shape first, so a per-sample weight [B] (or [B, 1])
-  // follows the class column that class_id selects.
-  if (sample_weight.defined()) {
-    w = multiply(losses::match_weight_rank(p, cast(sample_weight, float32)), ones_like(p));
-  }
-  if (top_k) p = filter_top_k(p, *top_k);
-  if (class_id) {
-    t = t(ellipsis, *class_id);
-    p = p(ellipsis, *class_id);
-    if (w.defined()) w = w(ellipsis, *class_id);
-  }
-  auto n = static_cast<int64_t>(thresholds.size());
-  Tensor thresh = reshape(
-      Tensor::from_vector(std::vector<float>(thresholds.begin(), thresholds.end())), {n, 1});
-  Tensor preds = reshape(p, {1, -1});
-  Tensor pred_pos = greater(preds, thresh);  // [T, M]
-  Tensor pred_neg = logical_not(pred_pos);
-  Tensor label_pos = reshape(cast(t, bool_), {1, -1});
-  Tensor label_neg = logical_not(label_pos);
-  Tensor weights;
-  if (w.defined()) weights = reshape(multiply(w, ones_like(p)), {1, -1});
-  auto add = [&](const Variable& var, const Tensor& label, const Tensor& pred) {
-    if (!var.defined()) return;
-    Tensor both = cast(logical_and(label, pred), float32);
-    if (weights.defined()) both = multiply(both, weights);
-    Tensor counts = reduce_sum(both, 1);
-    var.assign_add(counts.dtype() == var.dtype() ? counts : cast(counts, var.dtype()));
-  };
-  add(vars.true_positives, label_pos, pred_pos);
-  add(vars.false_negatives, label_pos, pred_neg);
-  add(vars.false_positives, label_neg, pred_pos);
-  add(vars.true_negatives, label_neg, pred_neg);
-}
 
 Precision::Precision(PrecisionRecallOptions options)
     : Metric(options.name.value_or("precision"), options.dtype), options_(std::move(options)) {
@@ -115,7 +52,7 @@ void Precision::update_state(const Tensor& y_true, const Tensor& y_pred,
                              const Tensor& sample_weight) {
   update_confusion_matrix_variables(
       {.true_positives = true_positives_, .false_positives = false_positives_}, y_true, y_pred,
-      options_.thresholds, options_.top_k, options_.class_id, sample_weight);
+      options_.thresholds, keras3_update(options_), sample_weight);
 }
 
 Tensor Precision::result() const {
@@ -135,7 +72,7 @@ Recall::Recall(PrecisionRecallOptions options)
 void Recall::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   update_confusion_matrix_variables(
       {.true_positives = true_positives_, .false_negatives = false_negatives_}, y_true, y_pred,
-      options_.thresholds, options_.top_k, options_.class_id, sample_weight);
+      options_.thresholds, keras3_update(options_), sample_weight);
 }
 
 Tensor Recall::result() const {
@@ -174,9 +111,16 @@ AUC::AUC(AUCOptions options)
 
 void AUC::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   Tensor p = options_.from_logits ? sigmoid(y_pred) : y_pred;
+  // Keras 3: thresholds i / (n - 1) (between the -epsilon and 1 + epsilon ends) are counted by
+  // bucket; predictions are not checked against [0, 1].
+  std::vector<double> inner(thresholds_.begin() + 1, thresholds_.end() - 1);
+  inner.insert(inner.begin(), 0.0);
+  inner.push_back(1.0);
+  bool evenly = options_.thresholds.empty() || is_evenly_distributed_thresholds(inner);
   update_confusion_matrix_variables(
       {true_positives_, true_negatives_, false_positives_, false_negatives_}, y_true, p,
-      thresholds_, std::nullopt, std::nullopt, sample_weight);
+      thresholds_, {.thresholds_distributed_evenly = evenly, .check_probabilities = false},
+      sample_weight);
 }
 
 Tensor AUC::interpolate_pr_auc() const {

@@ -1,5 +1,6 @@
-// Metrics over confusion-matrix counts at thresholds: Precision, Recall and AUC, as tf.keras 2
-// defines them (counts accumulate in Variables; predictions are probabilities in [0, 1]).
+// Metrics over confusion-matrix counts at thresholds: Precision, Recall and AUC, as Keras 3
+// defines them (counts accumulate in Variables; predictions are meant as probabilities in [0, 1]
+// but, as in Keras 3, not checked; evenly spaced thresholds are counted by bucket).
 //
 //   namespace metrics = tfcc::keras::metrics;
 //   metrics::Precision precision;                  // threshold 0.5
@@ -99,13 +100,36 @@ struct ConfusionVariables {
   Variable true_positives, true_negatives, false_positives, false_negatives;
 };
 
+/// How update_confusion_matrix_variables selects and counts predictions.
+struct ConfusionUpdateOptions {
+  std::optional<int64_t> top_k;     ///< only each row's k highest predictions can be positive
+  std::optional<int64_t> class_id;  ///< only this class (last-axis index) counts
+  /// The thresholds are i / (n - 1) (metrics_utils.is_evenly_distributed_thresholds, possibly
+  /// with AUC's -epsilon / 1 + epsilon ends): Keras 3 then counts by bucket, ceil(p (n - 1)) - 1
+  /// of the predictions clipped to [0, 1], and cumulative sums.
+  bool thresholds_distributed_evenly = false;
+  /// Throw InvalidArgumentError on predictions outside [0, 1] (tf.keras 2 asserted it; Keras 3's
+  /// TruePositives, SensitivityAtSpecificity, ... do not check).
+  bool check_probabilities = true;
+};
+
 /// keras.utils.metrics_utils.update_confusion_matrix_variables: adds the weighted counts of each
-/// outcome at each threshold to the given variables (each of shape [thresholds.size()]).
+/// outcome at each threshold to the given variables (each of shape [thresholds.size()]), in the
+/// variables' dtype.
+void update_confusion_matrix_variables(const ConfusionVariables& vars, const Tensor& y_true,
+                                       const Tensor& y_pred, const std::vector<double>& thresholds,
+                                       const ConfusionUpdateOptions& options,
+                                       const Tensor& sample_weight);
+/// The same with tf.keras 2's arguments (probabilities checked, thresholds compared one by one).
 void update_confusion_matrix_variables(const ConfusionVariables& vars, const Tensor& y_true,
                                        const Tensor& y_pred, const std::vector<double>& thresholds,
                                        std::optional<int64_t> top_k,
                                        std::optional<int64_t> class_id,
                                        const Tensor& sample_weight);
+
+/// metrics_utils.is_evenly_distributed_thresholds: at least 3 thresholds, each within 1e-7
+/// (numpy allclose) of i / (n - 1).
+bool is_evenly_distributed_thresholds(const std::vector<double>& thresholds);
 
 }  // namespace tfcc::keras::metrics
 #pragma GCC visibility pop

@@ -16,6 +16,19 @@ Metric::Metric(std::string name, DType dtype) : name_(std::move(name)), dtype_(d
                  dtype_name(dtype_));
 }
 
+Metric::Metric(std::string name, DType dtype, IntegerStateAllowed)
+    : name_(std::move(name)), dtype_(dtype) {
+  TFCC_CHECK_ARG(is_floating(dtype_) || is_integer(dtype_), "Metric '", name_,
+                 "' needs a floating or integer dtype, got ", dtype_name(dtype_));
+}
+
+saving::Json Metric::get_config() const {
+  saving::Json c = saving::Json::object();
+  c.set("name", saving::Json(name_));
+  c.set("dtype", saving::Json(std::string(dtype_name(dtype_))));
+  return c;
+}
+
 Variable Metric::add_weight(const std::string& name, const Shape& shape, double initial_value) {
   Variable v(detail::concrete_fill(dtype_, shape, initial_value),
              {.name = internal::str_cat(name_, "/", name), .trainable = false});

@@ -20,6 +20,7 @@
 
 #include "tfcc/core/tensor.h"
 #include "tfcc/core/variable.h"
+#include "tfcc/keras/saving/json.h"
 
 namespace tfcc::keras::metrics {
 
@@ -54,8 +55,16 @@ class Metric {
   const std::vector<Variable>& variables() const { return variables_; }
   /// The dtype of the state and the result.
   DType dtype() const { return dtype_; }
+  /// Keras' class name for a metric with a config (metrics::serialize); "" for the others.
+  virtual std::string class_name() const { return ""; }
+  /// Keras' get_config(): {"name", "dtype"} then the class's own keys (serialization.h).
+  virtual saving::Json get_config() const;
 
  protected:
+  /// Tag of the constructor that accepts an integer state dtype (IoU's confusion matrix).
+  struct IntegerStateAllowed {};
+  /// A metric whose state may be integers as well as floats.
+  Metric(std::string name, DType dtype, IntegerStateAllowed);
   /// Creates a non-trainable state variable filled with `initial_value`.
   Variable add_weight(const std::string& name, const Shape& shape = {}, double initial_value = 0);
 

@@ -98,6 +98,30 @@ std::shared_ptr<Metric> get(const std::string& identifier) {
        [](const std::string& n) {
          return std::make_shared<CosineSimilarity>(CosineSimilarityOptions{.name = n});
        }},
+      {"true_positives",
+       [](const std::string& n) {
+         return std::make_shared<TruePositives>(ConfusionCountOptions{.name = n});
+       }},
+      {"true_negatives",
+       [](const std::string& n) {
+         return std::make_shared<TrueNegatives>(ConfusionCountOptions{.name = n});
+       }},
+      {"false_positives",
+       [](const std::string& n) {
+         return std::make_shared<FalsePositives>(ConfusionCountOptions{.name = n});
+       }},
+      {"false_negatives",
+       [](const std::string& n) {
+         return std::make_shared<FalseNegatives>(ConfusionCountOptions{.name = n});
+       }},
+      {"f1_score",
+       [](const std::string& n) { return std::make_shared<F1Score>(F1ScoreOptions{.name = n}); }},
+      {"f_beta_score",
+       [](const std::string& n) {
+         return std::make_shared<FBetaScore>(FBetaScoreOptions{.name = n});
+       }},
+      {"r2_score",
+       [](const std::string& n) { return std::make_shared<R2Score>(R2ScoreOptions{.name = n}); }},
   };
   static const std::map<std::string, std::string> kAliases = {
       {"acc", "accuracy"},
@@ -134,6 +158,13 @@ std::shared_ptr<Metric> get(const std::string& identifier) {
       {"CategoricalCrossentropy", "categorical_crossentropy"},
       {"SparseCategoricalCrossentropy", "sparse_categorical_crossentropy"},
       {"CosineSimilarity", "cosine_similarity"},
+      {"TruePositives", "true_positives"},
+      {"TrueNegatives", "true_negatives"},
+      {"FalsePositives", "false_positives"},
+      {"FalseNegatives", "false_negatives"},
+      {"F1Score", "f1_score"},
+      {"FBetaScore", "f_beta_score"},
+      {"R2Score", "r2_score"},
   };
   std::string key = identifier;
   if (auto a = kAliases.find(key); a != kAliases.end()) key = a->second;
@@ -146,7 +177,13 @@ std::shared_ptr<Metric> get(const std::string& identifier) {
         "'. Known metrics: accuracy (acc), binary_accuracy, categorical_accuracy, "
         "sparse_categorical_accuracy, top_k_categorical_accuracy, "
         "sparse_top_k_categorical_accuracy, mean_squared_error (mse), mean_absolute_error (mae), "
-        "precision, recall, auc, mean, sum."));
+        "precision, recall, auc, mean, sum, kl_divergence, poisson, hinge, squared_hinge, "
+        "categorical_hinge, mean_squared_logarithmic_error (msle), "
+        "mean_absolute_percentage_error (mape), logcosh, root_mean_squared_error, "
+        "binary_crossentropy, categorical_crossentropy, sparse_categorical_crossentropy, "
+        "cosine_similarity, true_positives, true_negatives, false_positives, false_negatives, "
+        "f1_score, f_beta_score, r2_score, or their class names. Metrics with required "
+        "arguments (MeanIoU, PrecisionAtRecall, ...) are passed as objects."));
   }
   return f->second(identifier);
 }

@@ -1,4 +1,4 @@
-// Keras metrics against values computed by hand from tf.keras 2's definitions.
+// Keras metrics against values computed by hand (and, where marked, printed by Keras 3.15.1).
 #include "tfcc/keras/metrics/metrics.h"
 
 #include <gtest/gtest.h>
@@ -121,7 +121,27 @@ TEST(PrecisionRecallTest, DefaultThresholdAndWeights) {
   EXPECT_NEAR(r[0], 3 / 4.0, kTol);  // > 0.25: 0, 1, 2, 4
   EXPECT_NEAR(r[1], 1.0, kTol);      // > 0.85: 4
   EXPECT_THROW(Precision({.thresholds = {1.5}}), InvalidArgumentError);
-  EXPECT_THROW(precision(y, constant({0.f, 1.f, 2.f, 0.f, 0.f})), InvalidArgumentError);
+  // Keras 3 does not assert probabilities: 2 > 0.5 is a positive (tf.keras 2 threw).
+  Precision loose;
+  EXPECT_NEAR(value(loose(y, constant({0.f, 1.f, 2.f, 0.f, 0.f}))), 1.0, kTol);
+}
+
+// Values printed by Keras 3.15.1 (testdata/keras3_metric_values.py): predictions exactly on
+// evenly spaced thresholds and outside [0, 1], counted by bucket ceil(p (n - 1)) - 1 of the
+// clipped predictions.
+TEST(PrecisionRecallTest, EvenlySpacedThresholdsAsKeras3) {
+  Tensor y = constant({0.f, 1.f, 0.f, 1.f, 1.f, 0.f, 1.f});
+  Tensor p = constant({0.f, 0.25f, 0.5f, 0.75f, 1.f, 1.2f, -0.1f});
+  Tensor w = constant({1.f, 2.f, 1.f, 0.5f, 1.f, 1.f, 2.f});
+  Recall recall({.thresholds = {0.0, 0.25, 0.5, 0.75, 1.0}});
+  std::vector<double> r = recall(y, p, w).to_vector<double>();
+  std::vector<double> want = {0.636363626, 0.272727281, 0.272727281, 0.181818187, 0};
+  ASSERT_EQ(r.size(), want.size());
+  for (size_t i = 0; i < r.size(); ++i) EXPECT_NEAR(r[i], want[i], 1e-6) << i;
+  AUC roc({.num_thresholds = 5});
+  EXPECT_NEAR(value(roc(y, p, w)), 0.333333313, 1e-6);
+  AUC pr({.num_thresholds = 5, .curve = AUCCurve::kPR});
+  EXPECT_NEAR(value(pr(y, p)), 0.544787526, 1e-6);
 }
 
 TEST(PrecisionRecallTest, TopKAndClassId) {
