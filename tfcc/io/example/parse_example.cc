@@ -15,7 +15,7 @@ ParsedExample traced_parse_single_example(const Tensor& serialized, const Featur
 
 namespace {
 
-ParsedExample parse_records(const char* op, const std::vector<std::string_view>& records,
+ParsedExample parse_records(const char* op, std::span<const std::string_view> records,
                             const FeatureSpecs& features, const std::vector<std::string>& names,
                             bool batched) {
   TFCC_CHECK_ARG(names.empty() || names.size() == records.size(), op, ": ", names.size(),
@@ -82,7 +82,7 @@ Tensor ParsedFeature::bytes(int64_t i) const {
 
 ParsedExample parse_single_example(std::string_view serialized, const FeatureSpecs& features,
                                    const std::string& name) {
-  return parse_records("parse_single_example", {serialized}, features,
+  return parse_records("parse_single_example", std::span(&serialized, 1), features,
                        name.empty() ? std::vector<std::string>{} : std::vector{name}, false);
 }
 
@@ -99,15 +99,15 @@ ParsedExample parse_single_example(const Tensor& serialized, const FeatureSpecs&
       features);
 }
 
-ParsedExample parse_example(const std::vector<std::string_view>& serialized,
+ParsedExample parse_example(std::span<const std::string_view> serialized,
                             const FeatureSpecs& features, const std::vector<std::string>& names) {
   return parse_records("parse_example", serialized, features, names, true);
 }
 
 ParsedExample parse_example(const std::vector<std::string>& serialized,
                             const FeatureSpecs& features, const std::vector<std::string>& names) {
-  return parse_example(std::vector<std::string_view>(serialized.begin(), serialized.end()),
-                       features, names);
+  const std::vector<std::string_view> views(serialized.begin(), serialized.end());
+  return parse_example(std::span<const std::string_view>(views), features, names);
 }
 
 }  // namespace tfcc::io

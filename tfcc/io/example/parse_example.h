@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -131,7 +132,7 @@ ParsedExample parse_single_example(const Tensor& serialized, const FeatureSpecs&
 ParsedExample parse_example(const std::vector<std::string>& serialized,
                             const FeatureSpecs& features,
                             const std::vector<std::string>& names = {});
-ParsedExample parse_example(const std::vector<std::string_view>& serialized,
+ParsedExample parse_example(std::span<const std::string_view> serialized,
                             const FeatureSpecs& features,
                             const std::vector<std::string>& names = {});
 

@@ -37,8 +37,8 @@ bool for_each_field(std::string_view msg,
         if (!in.Skip(4)) return false;
         break;
       case kLengthDelimited: {
-        uint32_t len;
-        if (!in.ReadVarint32(&len) || len > static_cast<uint32_t>(INT_MAX)) return false;
+        uint64_t len;  // read whole: ReadVarint32 would drop the high bits of a huge length
+        if (!in.ReadVarint64(&len) || len > static_cast<uint64_t>(INT_MAX)) return false;
         const int at = in.CurrentPosition();
         if (!in.Skip(static_cast<int>(len))) return false;
         payload = msg.substr(static_cast<size_t>(at), len);
