@@ -31,19 +31,13 @@ Feature Feature::from_tensor(const Tensor& t) {
   TFCC_CHECK_ARG(t.defined() && !t.is_symbolic(),
                  "Feature::from_tensor needs a concrete tensor, got ",
                  t.defined() ? t.to_string() : std::string("an undefined tensor"));
-  switch (t.dtype()) {
-    case DType::kFloat32:
-    case DType::kFloat64:
-    case DType::kBFloat16:
-      return floats(t.to_vector<float>());
-    case DType::kInt32:
-    case DType::kInt64:
-    case DType::kUInt8:
-    case DType::kBool:
-      return int64s(t.to_vector<int64_t>());
-  }
-  throw InvalidArgumentError(tfcc::internal::str_cat(
-      "Feature::from_tensor: a ", dtype_name(t.dtype()), " tensor has no tf.train.Feature list"));
+  // if/else rather than a switch: a dtype added later (strings) falls to the error, not to
+  // -Wswitch.
+  const DType d = t.dtype();
+  if (d == float32 || d == float64 || d == bfloat16) return floats(t.to_vector<float>());
+  if (d == int32 || d == int64 || d == uint8 || d == bool_) return int64s(t.to_vector<int64_t>());
+  throw InvalidArgumentError(tfcc::internal::str_cat("Feature::from_tensor: a ", dtype_name(d),
+                                                     " tensor has no tf.train.Feature list"));
 }
 
 int64_t Feature::size() const {

@@ -101,7 +101,8 @@ struct ParsedFeature {
   /// Bytes only: int64 (strings + 1); string i is values[byte_splits[i] : byte_splits[i + 1]].
   Tensor byte_splits;
   /// Dense bytes features: the shape of the string tensor TensorFlow returns (its element count
-  /// is the number of strings). Dense numeric features: values' shape. VarLen: {}.
+  /// is the number of strings). Dense numeric features: values' shape. VarLen: unknown rank
+  /// (see dense_shape).
   PartialShape shape;
 
   /// True for a VarLen result.

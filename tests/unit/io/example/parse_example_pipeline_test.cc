@@ -114,7 +114,8 @@ TEST_F(ParseExamplePipeline, ParsesInsideATracedFunction) {
         return std::tuple{p.at("x").values * 2.0f, p.at("y").values, p.at("name").values,
                           p.at("name").byte_splits, p.at("tags").dense_shape};
       },
-      {.name = "parse", .input_signature = std::vector<TensorSpec>{{PartialShape{-1}, uint8}}});
+      {.name = "parse",
+       .input_signature = std::vector<TensorSpec>{{PartialShape{-1}, uint8, "record"}}});
   for (int i : {3, 5}) {
     const std::string rec = example(i).serialize();
     auto [x2, y, name, splits, tags_shape] = f(
@@ -126,7 +127,7 @@ TEST_F(ParseExamplePipeline, ParsesInsideATracedFunction) {
     EXPECT_EQ(tags_shape.to_vector<int64_t>(), (std::vector<int64_t>{i % 3}));
   }
   const std::string text =
-      f.get_concrete_function(TensorSpec{PartialShape{-1}, uint8}).graph().to_string();
+      f.get_concrete_function(TensorSpec{PartialShape{-1}, uint8, "record"}).graph().to_string();
   EXPECT_NE(text.find("ParseExampleV2"), std::string::npos) << text;
   const std::string bad = Example{}.set("y", Feature::floats({1})).serialize();
   EXPECT_THROW(
