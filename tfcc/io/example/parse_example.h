@@ -33,6 +33,10 @@
 // ResourceExhaustedError before it is allocated. Records over kMaxSerializedExampleBytes are
 // refused (protobuf's 2 GiB limit).
 //
+// In Dataset::map the output spec cannot be inferred (map infers it by running the function on
+// zero-filled input, which is no Example): pass MapOptions::output_spec when a later stage (Keras
+// fit) needs the shapes, as examples/tfrecord_examples.cc does.
+//
 // Inside tfcc::function, parse_single_example on a symbolic record adds one host node named
 // ParseExampleV2 that parses at every call: features then have the static shapes TensorFlow's
 // op would give (bytes and var-len sizes unknown). Outside traces the parse is eager.
