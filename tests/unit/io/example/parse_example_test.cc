@@ -234,6 +234,28 @@ TEST(ParseExample, UnpackedEncodingsAndRepeatedKeysAreReadAsTensorFlowDoes) {
             2);
 }
 
+TEST(ParseExample, UnrequestedFeaturesAreSkippedUnparsed) {
+  // 100,000 entries nobody asked for, each with a corrupt Feature (an Int64List claiming 5 bytes
+  // it does not have), around the one requested: the scan steps over them, as TensorFlow does.
+  std::string entries;
+  const std::string junk("\x0a\x07\x0a\x01j\x12\x02\x1a\x05", 9);
+  for (int i = 0; i < 100000; ++i) entries += junk;
+  entries += std::string("\x0a\x0a\x0a\x01\x61\x12\x05\x1a\x03\x0a\x01\x2a", 12);
+  // Example.features (1, LEN), the length as a varint.
+  std::string record("\x0a", 1);
+  uint64_t n = entries.size();
+  for (; n >= 0x80; n >>= 7) record.push_back(static_cast<char>((n & 0x7f) | 0x80));
+  record.push_back(static_cast<char>(n));
+  record += entries;
+  ParsedExample p = parse_single_example(record, {{"a", FixedLenFeature{.dtype = int64}}});
+  EXPECT_EQ(p.at("a").values.item<int64_t>(), 42);
+  // Asked for, the corrupt feature is an error naming it.
+  EXPECT_NE(error_of<InvalidArgumentError>([&] {
+              parse_single_example(record, {{"j", VarLenFeature{.dtype = int64}}});
+            }).find("feature 'j' is not a valid tf.train.Feature"),
+            std::string::npos);
+}
+
 TEST(ParseExample, BadSpecsAreRejected) {
   std::string rec = record_abc();
   EXPECT_THROW(parse_single_example(rec, {{"a", FixedLenFeature{.shape = {3}, .dtype = int32}}}),
