@@ -249,7 +249,9 @@ TEST(ParseExample, UnrequestedFeaturesAreSkippedUnparsed) {
   record += entries;
   ParsedExample p = parse_single_example(record, {{"a", FixedLenFeature{.dtype = int64}}});
   EXPECT_EQ(p.at("a").values.item<int64_t>(), 42);
-  // Asked for, the corrupt feature is an error naming it.
+  // Asked for, the corrupt feature is an error naming it. (TensorFlow 2.21's fast parser reads a
+  // truncated Int64List as the values it holds, here none; it rejects a truncated FloatList.
+  // tfcc rejects both: a Feature protobuf itself would not parse is malformed.)
   EXPECT_NE(error_of<InvalidArgumentError>([&] {
               parse_single_example(record, {{"j", VarLenFeature{.dtype = int64}}});
             }).find("feature 'j' is not a valid tf.train.Feature"),
