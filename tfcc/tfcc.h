@@ -64,4 +64,6 @@
 #include "tfcc/platform/errors.h"
 #include "tfcc/io/image/image.h"
 #include "tfcc/ops/image/image.h"
+#include "tfcc/io/example/example.h"
+#include "tfcc/io/example/parse_example.h"
 #pragma GCC visibility pop

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/parse_example_fuzz.h"
 #include "tfcc/data/gzip.h"
 #include "tfcc/data/idx.h"
 #include "tfcc/io/checkpoint/bundle.h"
@@ -249,6 +251,32 @@ TEST(FuzzCorpusTest, ImageSeedsDecode) {
     io::decode_bmp(bytes, 0, "seed");
     io::decode_bmp(bytes, 4, "seed");
   });
+}
+
+// parse_example_fuzz's seeds are records written by tfcc's Example / SequenceExample writer
+// (fuzz/parse_example_fuzz.h): the committed files must be those bytes (TFCC_WRITE_FUZZ_SEEDS=1
+// rewrites them) and parse with the target's first spec variant without an error.
+TEST(FuzzCorpusTest, ExampleSeedsAreTheWritersRecordsAndParse) {
+  const fs::path dir = corpus_dir() / "parse_example_fuzz";
+  const char* write = std::getenv("TFCC_WRITE_FUZZ_SEEDS");
+  for (const auto& [name, bytes] : fuzz::example_seeds()) {
+    if (write && std::string(write) == "1") {
+      fs::create_directories(dir);
+      put((dir / name).string(), bytes);
+    }
+    EXPECT_EQ(read_file(dir / name), bytes) << name << " differs from the writer's bytes";
+    try {
+      if (name.starts_with("sequence")) {
+        auto [context, lists] = fuzz::sequence_specs(0);
+        io::parse_single_sequence_example(bytes, context, lists, name);
+      } else {
+        io::parse_single_example(bytes, fuzz::example_spec(0), name);
+        io::parse_example(std::vector<std::string>{bytes, bytes}, fuzz::example_spec(0));
+      }
+    } catch (const Error& e) {
+      ADD_FAILURE() << name << " is not a valid input: " << e.what();
+    }
+  }
 }
 
 }  // namespace
