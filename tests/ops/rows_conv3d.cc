@@ -77,7 +77,8 @@ std::vector<BadCase> conv_invalid() {
        [] {
          conv3d(f32({5, 5, 5, 2}), f32({3, 3, 3, 2, 4}), {1}, "VALID");
        },
-       ErrorCode::kInvalidArgument, "input must be 5-dimensional, got shape [5,5,5,2] [Op:Conv3D]"},
+       ErrorCode::kInvalidArgument,
+       "input must be 5-dimensional, got shape (5, 5, 5, 2) [Op:Conv3D]"},
       {"filter rank 4",
        [] {
          conv3d(f32({1, 5, 5, 5, 2}), f32({3, 3, 2, 4}), {1}, "VALID");
