@@ -132,6 +132,17 @@ def main():
           f"after {read('load_after')}.")
     print("Versions: " + ", ".join(f"{NAMES.get(k, k)} {v}" for k, v in sorted(versions.items()))
           + ".\n")
+    if threads:
+        main_table(med, configs, threads)
+    sm = saved_model_table(med)
+    if sm:
+        print(f"\nTensorFlow SavedModels (tests/integration/tf_saved_model_import.py) loaded and "
+              f"run by tfcc and by TensorFlow, 2 threads, quiet, median of {a.reps} round(s); "
+              f"samples/s:\n")
+        print("\n".join(sm))
+
+
+def main_table(med, configs, threads):
     print("Samples per second (higher is better). Quiet: nothing else started by the suite; "
           "busy: two busy-looping processes beside it. Slowdown = quiet / busy samples/s.\n")
     head = ("| workload | batch | threads | tfcc | TensorFlow | PyTorch | ONNX Runtime | "
@@ -147,11 +158,6 @@ def main():
     verdicts = v1 + v2
     print(f"\n{sum(verdicts)} PASS, {len(verdicts) - sum(verdicts)} FAIL "
           f"(of {len(verdicts)} graded cells).")
-    sm = saved_model_table(med)
-    if sm:
-        print("\nTensorFlow SavedModels (tests/integration/tf_saved_model_import.py) loaded and "
-              "run by tfcc and by TensorFlow, 2 threads, quiet, one run; samples/s:\n")
-        print("\n".join(sm))
 
 
 if __name__ == "__main__":

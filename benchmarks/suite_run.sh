@@ -16,7 +16,8 @@
 # whole suite end to end in ~17 minutes; its figures are not the official ones.
 # Environment: REPS (3; quick 1), SECONDS_PER_RUN (5; quick 0.5), CNN_STEPS (300; quick 40),
 # THREADS ("1 2"), LOADS ("quiet busy"), TRAIN ("cnn resnet gru lstm transformer mlp"),
-# INFER ("cnn resnet"), SAVED_MODELS ("cnn lstm mobilenetv2 resnet50 transformer"; "" skips),
+# INFER ("cnn resnet"), SAVED_MODELS ("cnn lstm mobilenetv2 resnet50 transformer"); "" skips
+# any of the three (`TRAIN= INFER=` runs the SavedModel section alone, REPS rounds of it),
 # SUITE_TORCH_COMPILE (1; quick 0), SUITE_TORCH_COMPILE_BUSY (0), RUN_TIMEOUT (1200 s per run),
 # BUSY_MAX_S (1500), OUT (BUILD_DIR/bench-results/suite). Peers come from
 # scripts/install-bench-deps.sh: PYTHON_TF (BUILD_DIR/tf-venv/bin/python), PYTHON_TORCH
@@ -50,8 +51,8 @@ fi
 SUITE_TORCH_COMPILE_BUSY=${SUITE_TORCH_COMPILE_BUSY:-0}
 THREADS=${THREADS:-1 2}
 LOADS=${LOADS:-quiet busy}
-TRAIN=${TRAIN:-cnn resnet gru lstm transformer mlp}
-INFER=${INFER:-cnn resnet}
+TRAIN=${TRAIN-cnn resnet gru lstm transformer mlp}
+INFER=${INFER-cnn resnet}
 SAVED_MODELS=${SAVED_MODELS-cnn lstm mobilenetv2 resnet50 transformer}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1200}
 BUSY_MAX_S=${BUSY_MAX_S:-1500}
@@ -100,6 +101,9 @@ FRAMEWORKS=(tfcc)
 [ $HAVE_TORCH = 1 ] && FRAMEWORKS+=(pytorch)
 
 START=$(date +%s)
+JOBS=""
+for w in $TRAIN; do JOBS+="train/$w "; done
+for w in $INFER; do JOBS+="infer/$w "; done
 echo "== suite: $( [ $QUICK = 1 ] && echo quick || echo full) mode, $REPS round(s)," \
   "${SECONDS_PER_RUN}s per timed region, threads '$THREADS', loads '$LOADS'," \
   "session group '$GROUP_NICE'; $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -107,7 +111,7 @@ cut -d' ' -f1-3 /proc/loadavg >"$OUT/load_before"
 for r in $(seq 1 "$REPS"); do
   for load in $LOADS; do
     for t in $THREADS; do
-      for job in $(printf 'train/%s ' $TRAIN) $(printf 'infer/%s ' $INFER); do
+      for job in $JOBS; do
         kind=${job%/*} w=${job#*/}
         for fw in "${FRAMEWORKS[@]}"; do
           tag="$load.t$t.$kind.$w.$fw.r$r"
@@ -130,19 +134,22 @@ for r in $(seq 1 "$REPS"); do
 done
 
 if [ -n "$SAVED_MODELS" ] && [ $HAVE_TF = 1 ]; then
-  echo "== TensorFlow SavedModels in tfcc and TensorFlow (2 threads, quiet, one run)"
+  echo "== TensorFlow SavedModels in tfcc and TensorFlow (2 threads, quiet, $REPS round(s))"
   MODELS_DIR=$BUILD/tf_saved_models
   "$PYTHON_TF" "$HERE/../tests/integration/tf_saved_model_import.py" make "$MODELS_DIR" \
     $SAVED_MODELS >"$OUT/logs/saved_models_make.log" 2>&1 ||
     echo "suite_run.sh: writing the SavedModels failed (see $OUT/logs)" >&2
-  for m in $SAVED_MODELS; do
-    args="--saved-model $MODELS_DIR/$m/export --input $MODELS_DIR/$m/x.npy --threads 2"
-    args="$args --seconds $SECONDS_PER_RUN"
-    timeout "$RUN_TIMEOUT" "$BUILD/benchmarks/suite_bench" $args \
-      --json "$OUT/raw/savedmodel.$m.tfcc.json" >"$OUT/logs/savedmodel.$m.tfcc.log" 2>&1
-    timeout "$RUN_TIMEOUT" "$PYTHON_TF" "$HERE/suite_peers_tf.py" $args \
-      --json "$OUT/raw/savedmodel.$m.tensorflow.json" >"$OUT/logs/savedmodel.$m.tf.log" 2>&1
-    echo "$m: $(grep -hE '^(tfcc|tensorflow) ' "$OUT/logs/savedmodel.$m".*.log | tr '\n' ';')"
+  for r in $(seq 1 "$REPS"); do  # rounds interleave the frameworks; the report takes medians
+    for m in $SAVED_MODELS; do
+      args="--saved-model $MODELS_DIR/$m/export --input $MODELS_DIR/$m/x.npy --threads 2"
+      args="$args --seconds $SECONDS_PER_RUN"
+      tag="savedmodel.$m.r$r"
+      timeout "$RUN_TIMEOUT" "$BUILD/benchmarks/suite_bench" $args \
+        --json "$OUT/raw/$tag.tfcc.json" >"$OUT/logs/$tag.tfcc.log" 2>&1
+      timeout "$RUN_TIMEOUT" "$PYTHON_TF" "$HERE/suite_peers_tf.py" $args \
+        --json "$OUT/raw/$tag.tensorflow.json" >"$OUT/logs/$tag.tf.log" 2>&1
+      echo "round $r $m: $(grep -hE '^(tfcc|tensorflow) ' "$OUT/logs/$tag".*.log | tr '\n' ';')"
+    done
   done
 fi
 stop_busy

@@ -96,6 +96,16 @@ class SuiteReportTest(unittest.TestCase):
         self.assertEqual(cells[1:4], ["0.050", "0.500", "10.00x"])
         self.assertEqual(cells[-3:], ["6,000", "3,000", "2.00x"])
 
+    def test_saved_models_alone_take_the_median_of_the_rounds(self):
+        # `TRAIN= INFER=` runs only the SavedModel section, one record file per round.
+        for r, (a, b) in enumerate([(5000, 3000), (7000, 2000), (6000, 9000)], start=1):
+            self.write(f"savedmodel.cnn.r{r}.tfcc", [rec("tfcc", "cnn", "infer", 64, a)])
+            self.write(f"savedmodel.cnn.r{r}.tensorflow", [rec("tensorflow", "cnn", "infer", 64, b)])
+        _, out = self.report()
+        self.assertNotIn("graded cells", out)
+        sm = next(line for line in out.splitlines() if line.startswith("| cnn |"))
+        self.assertEqual([c.strip() for c in sm.split("|")[1:-1]][-3:], ["6,000", "3,000", "2.00x"])
+
 
 if __name__ == "__main__":
     unittest.main()
