@@ -44,6 +44,7 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/config.h"
 #include "tfcc/ops/conv/conv.h"
+#include "tfcc/ops/conv3d/conv3d.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"

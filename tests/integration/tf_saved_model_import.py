@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-MODELS = ["cnn", "lstm", "mobilenetv2", "resnet50", "transformer", "tf1"]
+MODELS = ["cnn", "lstm", "mobilenetv2", "resnet50", "transformer", "tf1", "volumetric"]
 
 
 def make_tf1(tf, d):
@@ -101,6 +101,21 @@ def build(name, keras):
         x = layers.GlobalAveragePooling1D()(x)
         model = keras.Model(inp, layers.Dense(10)(x))
         return model, np.random.rand(2, 16, 64).astype(np.float32)
+    if name == "volumetric":
+        # Conv3D (SAME and strided VALID), MaxPool3D, AvgPool3D, Conv3DTranspose and LRN.
+        import tensorflow as tf
+
+        inp = keras.Input((8, 10, 10, 2))
+        x = layers.Conv3D(6, 3, padding="same", activation="relu")(inp)
+        x = layers.MaxPooling3D(2)(x)
+        x = layers.Conv3D(4, 2, strides=(1, 2, 1))(x)
+        x = layers.AveragePooling3D(2, strides=1, padding="same")(x)
+        x = layers.Conv3DTranspose(3, 2, strides=2)(x)
+        x = layers.Reshape((6 * 4, 8, 3))(x)
+        x = layers.Lambda(lambda t: tf.nn.local_response_normalization(
+            t, depth_radius=1, bias=1.5, alpha=0.3, beta=0.75))(x)
+        model = keras.Model(inp, layers.Dense(5)(layers.Flatten()(x)))
+        return model, np.random.rand(2, 8, 10, 10, 2).astype(np.float32)
     raise SystemExit(f"unknown model {name}")
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TensorFlow 2.21 / Keras 3 writes SavedModels (model.export() and tf.saved_model.save) of the
-# seed CNN, an Embedding + LSTM classifier, MobileNetV2, ResNet50 and a small Transformer
-# encoder, and a TensorFlow 1 graph (Saver-restored reference and resource variables);
+# seed CNN, an Embedding + LSTM classifier, MobileNetV2, ResNet50, a small Transformer
+# encoder and a volumetric model (Conv3D, 3-D pooling, Conv3DTranspose, LRN), and a TensorFlow 1
+# graph (Saver-restored reference and resource variables);
 # `tfcc saved-model run` runs each and must match TensorFlow's output within 1e-4
 # (relative to the output's scale). Models are kept in BUILD_DIR/tf_saved_models and rewritten
 # only when the generating script changes. Uses tensorflow-cpu from BUILD_DIR/tf-venv (installed
@@ -28,7 +29,7 @@ ensure_tf_venv "$BUILD" "SavedModel import"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_tf_import.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 status=0
-for model in cnn lstm mobilenetv2 resnet50 transformer tf1; do
+for model in cnn lstm mobilenetv2 resnet50 transformer tf1 volumetric; do
   variants="export tfsave"
   [ "$model" = tf1 ] && variants="ref resource"
   for variant in $variants; do

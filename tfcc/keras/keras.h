@@ -29,6 +29,7 @@
 #include "tfcc/keras/layers/advanced_activations.h"
 #include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
+#include "tfcc/keras/layers/conv3d.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"

@@ -9,8 +9,10 @@
 
 namespace tfcc::keras::layers {
 namespace {
+using conv_util::attach_constraints;
 using conv_util::channels_of;
 using conv_util::check_channels_last;
+using conv_util::conv_options;
 using conv_util::deconv_length;
 using conv_util::finish;
 using conv_util::tf_padding;
@@ -48,14 +50,6 @@ Conv2D::Conv2D(int64_t filters, IntOrTuple kernel_size, Options options)
   options_.strides = strides_;  // the config holds the expanded tuples
   options_.dilation_rate = dilation_;
 }
-
-namespace {
-// The kernel's and bias' constraints, applied after each optimizer step.
-void attach_constraints(const ConvOptions& o, const Variable& kernel, const Variable& bias) {
-  if (o.kernel_constraint) constraints::attach(kernel, o.kernel_constraint);
-  if (o.bias_constraint && bias.defined()) constraints::attach(bias, o.bias_constraint);
-}
-}  // namespace
 
 void Conv2D::build(const PartialShape& s) {
   const int64_t in = channels_of(s, 4, name());
@@ -216,29 +210,6 @@ Tensor ZeroPadding2D::call(const Tensor& x, bool) {
   TFCC_CHECK_ARG(x.rank() == 4, "ZeroPadding2D expects a 4-D input, got ", x.shape().to_string());
   return pad(x, {{0, 0}, padding_[0], padding_[1], {0, 0}});
 }
-
-namespace {
-// The keys Keras' convolutions write after filters and kernel_size, in Keras' order.
-template <typename Builder>
-auto conv_options(Builder b, bool groups) {
-  b = std::move(b)
-          .option("strides", &ConvOptions::strides)
-          .option("padding", &ConvOptions::padding)
-          .option("data_format", &ConvOptions::data_format)
-          .option("dilation_rate", &ConvOptions::dilation_rate);
-  if (groups) b = std::move(b).option("groups", &ConvOptions::groups);
-  return std::move(b)
-      .option("activation", &ConvOptions::activation)
-      .option("use_bias", &ConvOptions::use_bias)
-      .option("kernel_initializer", &ConvOptions::kernel_initializer)
-      .option("bias_initializer", &ConvOptions::bias_initializer)
-      .option("kernel_regularizer", &ConvOptions::kernel_regularizer)
-      .option("bias_regularizer", &ConvOptions::bias_regularizer)
-      .option("activity_regularizer", &ConvOptions::activity_regularizer)
-      .option("kernel_constraint", &ConvOptions::kernel_constraint)
-      .option("bias_constraint", &ConvOptions::bias_constraint);
-}
-}  // namespace
 
 const config::LayerSchema& Conv2D::config_schema() {
   static const config::LayerSchema schema =

@@ -1,12 +1,14 @@
-// Helpers the convolution layers share (conv.cc, separable_conv.cc): Keras padding names to
-// TensorFlow's, the channels_last check, the input's channel count, bias + activation, and the
-// transposed convolutions' output length. Internal: not part of the public API.
+// Helpers the convolution layers share (conv.cc, conv3d.cc, separable_conv.cc): Keras padding
+// names to TensorFlow's, the channels_last check, the input's channel count, bias + activation,
+// the transposed convolutions' output length, kernel / bias constraints and the config keys of
+// ConvOptions. Internal: not part of the public API.
 #pragma once
 
 #include <algorithm>
 #include <string>
 
 #include "tfcc/keras/activations/activations.h"
+#include "tfcc/keras/layers/conv.h"
 #include "tfcc/ops/nn/nn.h"
 
 namespace tfcc::keras::layers::conv_util {
@@ -56,6 +58,34 @@ inline int64_t deconv_length(int64_t in, int64_t k, int64_t s, int64_t d,
   const int64_t k_eff = k + (k - 1) * (d - 1);
   if (padding == "valid") return in * s + std::max<int64_t>(k_eff - s, 0);
   return in * s;
+}
+
+// The kernel's and bias' constraints, applied after each optimizer step.
+inline void attach_constraints(const ConvOptions& o, const Variable& kernel, const Variable& bias) {
+  if (o.kernel_constraint) constraints::attach(kernel, o.kernel_constraint);
+  if (o.bias_constraint && bias.defined()) constraints::attach(bias, o.bias_constraint);
+}
+
+// The keys Keras' convolutions write after filters and kernel_size, in Keras' order (a
+// config::schema builder of a layer whose options are ConvOptions).
+template <typename Builder>
+auto conv_options(Builder b, bool groups) {
+  b = std::move(b)
+          .option("strides", &ConvOptions::strides)
+          .option("padding", &ConvOptions::padding)
+          .option("data_format", &ConvOptions::data_format)
+          .option("dilation_rate", &ConvOptions::dilation_rate);
+  if (groups) b = std::move(b).option("groups", &ConvOptions::groups);
+  return std::move(b)
+      .option("activation", &ConvOptions::activation)
+      .option("use_bias", &ConvOptions::use_bias)
+      .option("kernel_initializer", &ConvOptions::kernel_initializer)
+      .option("bias_initializer", &ConvOptions::bias_initializer)
+      .option("kernel_regularizer", &ConvOptions::kernel_regularizer)
+      .option("bias_regularizer", &ConvOptions::bias_regularizer)
+      .option("activity_regularizer", &ConvOptions::activity_regularizer)
+      .option("kernel_constraint", &ConvOptions::kernel_constraint)
+      .option("bias_constraint", &ConvOptions::bias_constraint);
 }
 
 }  // namespace tfcc::keras::layers::conv_util

@@ -8,6 +8,7 @@
 #include "tfcc/keras/layers/advanced_activations.h"
 #include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
+#include "tfcc/keras/layers/conv3d.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"
@@ -110,6 +111,12 @@ std::map<std::string, LayerFactory> builtins() {
   m["RandomFlip"] = layers::RandomFlip::from_config;
   m["RandomContrast"] = layers::RandomContrast::from_config;
   m["RandomCrop"] = layers::RandomCrop::from_config;
+  m["Conv3D"] = layers::Conv3D::from_config;
+  m["Conv3DTranspose"] = layers::Conv3DTranspose::from_config;
+  m["MaxPooling3D"] = layers::MaxPooling3D::from_config;
+  m["AveragePooling3D"] = layers::AveragePooling3D::from_config;
+  m["GlobalAveragePooling3D"] = layers::GlobalAveragePooling3D::from_config;
+  m["GlobalMaxPooling3D"] = layers::GlobalMaxPooling3D::from_config;
   return m;
 }
 

@@ -34,6 +34,7 @@ void register_nn_ops(OpRegistry& r) {
   register_bias_add_ops(r);
   register_batch_norm_ops(r);
   register_cross_entropy_ops(r);
+  register_lrn_ops(r);
 }
 
 Tensor softmax(const Tensor& logits, int64_t axis, Loc loc) {

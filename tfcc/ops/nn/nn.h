@@ -126,6 +126,17 @@ Tensor dropout(const Tensor& x, double rate, std::optional<int64_t> seed = {},
 /// params' shape. tf.nn.embedding_lookup with one shard.
 Tensor embedding_lookup(const Tensor& params, const Tensor& ids, Loc loc = Loc::current());
 
+/// tf.nn.local_response_normalization (LRN) over the last axis of a 4-D tensor: each element is
+/// divided by (bias + alpha * sum of the squares of the `depth_radius` channels either side and
+/// itself) ** beta.
+Tensor local_response_normalization(const Tensor& input, int64_t depth_radius = 5,
+                                    double bias = 1.0, double alpha = 1.0, double beta = 0.5,
+                                    Loc loc = Loc::current());
+/// LRNGrad: the input gradient of LRN given the output gradient, LRN's input and its output.
+Tensor lrn_grad(const Tensor& input_grads, const Tensor& input_image, const Tensor& output_image,
+                int64_t depth_radius = 5, double bias = 1.0, double alpha = 1.0, double beta = 0.5,
+                Loc loc = Loc::current());
+
 }  // namespace nn
 }  // namespace tfcc
 #pragma GCC visibility pop

@@ -16,11 +16,14 @@ void register_bias_add_ops(OpRegistry& r);
 void register_batch_norm_ops(OpRegistry& r);
 /// Registers SoftmaxCrossEntropyWithLogits and SparseSoftmaxCrossEntropyWithLogits.
 void register_cross_entropy_ops(OpRegistry& r);
+/// Registers LRN and LRNGrad (lrn.cc).
+void register_lrn_ops(OpRegistry& r);
 
 /// CPU kernels, by op name and dtype (nullptr: none).
 KernelFn bias_add_cpu_kernel(const std::string& op, DType dtype);
 KernelFn batch_norm_cpu_kernel(const std::string& op, DType dtype);
 KernelFn cross_entropy_cpu_kernel(const std::string& op, DType dtype);
+KernelFn lrn_cpu_kernel(const std::string& op, DType dtype);
 
 namespace nn_internal {
 

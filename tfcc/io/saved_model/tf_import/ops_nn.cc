@@ -59,6 +59,63 @@ OpRow pool(const std::string& tf) {
           }};
 }
 
+// Conv3D and its V2 backprop ops: TensorFlow's size input (a constant or static shape
+// arithmetic) becomes tfcc's size attribute `size_attr`; `sizes_at` is its input index (-1: none).
+OpRow conv3d(const std::string& tf, int sizes_at, const char* size_attr) {
+  std::map<std::string, tensorflow::AttrValue> defaults = {
+      {"data_format", attr_s("NDHWC")}, {"dilations", attr_list_i({1, 1, 1, 1, 1})}};
+  if (sizes_at >= 0) defaults["Tshape"] = attr_type(tensorflow::DT_INT32);
+  return {tf, {"output"}, defaults, tf, [tf, sizes_at, size_attr](NodeContext& c) {
+            Attrs a{{"strides", c.list_i("strides")},
+                    {"padding", c.s("padding")},
+                    {"data_format", c.s("data_format")},
+                    {"dilations", c.list_i("dilations")}};
+            if (sizes_at < 0) return one(c.run1(tf.c_str(), {c.in(0), c.in(1)}, std::move(a)));
+            a.set(size_attr, c.ints(sizes_at));
+            return one(c.run1(tf.c_str(), {c.in(sizes_at == 0 ? 1 : 0), c.in(2)}, std::move(a)));
+          }};
+}
+
+// The 3-D pooling ops with `tensors` inputs (AvgPool3DGrad's first, the input shape, becomes
+// the orig_input_shape attribute).
+OpRow pool3d(const std::string& tf, int tensors) {
+  std::map<std::string, tensorflow::AttrValue> defaults = {{"data_format", attr_s("NDHWC")}};
+  if (tf == "MaxPool3DGrad") defaults["TInput"] = attr_type(tensorflow::DT_FLOAT);
+  return {tf, {"output"}, defaults, tf, [tf, tensors](NodeContext& c) {
+            Attrs a{{"ksize", c.list_i("ksize")},
+                    {"strides", c.list_i("strides")},
+                    {"padding", c.s("padding")},
+                    {"data_format", c.s("data_format")}};
+            std::vector<Tensor> in;
+            if (tf == "AvgPool3DGrad") {
+              a.set("orig_input_shape", c.ints(0));
+              in.push_back(c.in(1));
+            } else {
+              for (int i = 0; i < tensors; ++i) in.push_back(c.in(i));
+            }
+            return one(c.run1(tf.c_str(), in, std::move(a)));
+          }};
+}
+
+OpRow lrn(const std::string& tf, int inputs) {
+  return {tf,
+          {"output"},
+          {{"depth_radius", attr_i(5)},
+           {"bias", attr_f(1.0f)},
+           {"alpha", attr_f(1.0f)},
+           {"beta", attr_f(0.5f)}},
+          tf,
+          [tf, inputs](NodeContext& c) {
+            std::vector<Tensor> in;
+            for (int i = 0; i < inputs; ++i) in.push_back(c.in(i));
+            return one(c.run1(tf.c_str(), in,
+                              {{"depth_radius", c.i("depth_radius")},
+                               {"bias", c.f("bias")},
+                               {"alpha", c.f("alpha")},
+                               {"beta", c.f("beta")}}));
+          }};
+}
+
 OpRow batch_norm(const std::string& tf, std::vector<std::string> outputs) {
   return {tf,
           outputs,
@@ -150,6 +207,16 @@ void add_nn_ops(std::vector<OpRow>& rows) {
   rows.push_back(
       batch_norm("FusedBatchNormV3", {"y", "batch_mean", "batch_variance", "reserve_space_1",
                                       "reserve_space_2", "reserve_space_3"}));
+  rows.push_back(conv3d("Conv3D", -1, ""));
+  rows.push_back(conv3d("Conv3DBackpropInputV2", 0, "input_sizes"));
+  rows.push_back(conv3d("Conv3DBackpropFilterV2", 1, "filter_sizes"));
+  rows.push_back(pool3d("MaxPool3D", 1));
+  rows.push_back(pool3d("AvgPool3D", 1));
+  rows.push_back(pool3d("MaxPool3DGrad", 3));
+  rows.push_back(pool3d("MaxPool3DGradGrad", 3));
+  rows.push_back(pool3d("AvgPool3DGrad", 2));
+  rows.push_back(lrn("LRN", 1));
+  rows.push_back(lrn("LRNGrad", 3));
 }
 
 }  // namespace tfcc::saved_model::tf_import

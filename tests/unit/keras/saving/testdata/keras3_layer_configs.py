@@ -107,6 +107,13 @@ def layers():
         L.RandomFlip(mode="horizontal", seed=3),
         L.RandomContrast((0.1, 0.4), value_range=(0, 1), seed=5),
         L.RandomCrop(3, 4, seed=9),
+        L.Conv3D(4, (3, 2, 2), padding="same", dilation_rate=(2, 1, 1),
+                 activation="relu", bias_initializer="ones"),
+        L.Conv3DTranspose(3, 2, strides=2, padding="same", use_bias=False),
+        L.MaxPooling3D((2, 2, 1), strides=1, padding="same"),
+        L.AveragePooling3D(2, strides=(1, 2, 1)),
+        L.GlobalAveragePooling3D(keepdims=True),
+        L.GlobalMaxPooling3D(),
     ]
 
 
