@@ -23,6 +23,7 @@ void register_sorting_ops(OpRegistry& r);
 void register_manip_ops(OpRegistry& r);
 void register_matrix_ops(OpRegistry& r);
 void register_attention_ops(OpRegistry& r);
+void register_strings_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -44,6 +45,7 @@ void register_all_ops(OpRegistry& r) {
   register_manip_ops(r);
   register_matrix_ops(r);
   register_attention_ops(r);
+  register_strings_ops(r);
 }
 
 }  // namespace tfcc
