@@ -8,6 +8,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/sorting/sorting.h"
+#include "tfcc/ops/strings/lookup.h"
 #include "tfcc/ops/strings/strings_internal.h"
 
 namespace tfcc {
@@ -80,6 +81,44 @@ std::vector<OutputSpec> ngrams_shape(const InferenceContext& c) {
   return {{string, PartialShape({-1})}, {c.dtype(1), c.shape(1)}};
 }
 
+std::vector<OutputSpec> ragged_rows_shape(const InferenceContext& c, const char* attr) {
+  const PartialShape s = c.shape(1);
+  const int64_t rows = s.rank_known() && s.dim(0) >= 0 ? s.dim(0) - 1 : -1;
+  const int64_t cols = c.attr<int64_t>(attr);
+  return {{int64, PartialShape({rows, cols < 0 ? -1 : cols})}};
+}
+
+void register_lookup_ops(OpRegistry& r) {
+  r.add("_IndexLookup")
+      .input("input", "T")
+      .input("vocab", "T")
+      .input("mask", "T")
+      .output("output", int64)
+      .type_attr("T", {int64, string})
+      .attr("num_oov_indices", AttrType::kInt, int64_t{1})
+      .shape_fn(same_shape_as(int64))
+      .cpu_kernels(lookup_cpu_kernel)
+      .not_differentiable();
+  r.add("_RaggedToDense")
+      .input("values", int64)
+      .input("row_splits", int64)
+      .output("output", int64)
+      .attr("width", AttrType::kInt, int64_t{-1})
+      .attr("pad", AttrType::kInt, int64_t{0})
+      .shape_fn([](const InferenceContext& c) { return ragged_rows_shape(c, "width"); })
+      .cpu_kernels(lookup_cpu_kernel)
+      .not_differentiable();
+  r.add("_RaggedBincount")
+      .input("values", int64)
+      .input("row_splits", int64)
+      .output("output", int64)
+      .attr("depth", AttrType::kInt)
+      .attr("binary", AttrType::kBool, false)
+      .shape_fn([](const InferenceContext& c) { return ragged_rows_shape(c, "depth"); })
+      .cpu_kernels(lookup_cpu_kernel)
+      .not_differentiable();
+}
+
 OpDef& string_unary(OpRegistry& r, const std::string& name) {
   return r.add(name).input("input", string).output("output", string).not_differentiable();
 }
@@ -87,6 +126,7 @@ OpDef& string_unary(OpRegistry& r, const std::string& name) {
 }  // namespace
 
 void register_strings_ops(OpRegistry& r) {
+  register_lookup_ops(r);
   for (const char* name : {"StringLower", "StringUpper"}) {
     string_unary(r, name)
         .attr("encoding", AttrType::kString, std::string())
@@ -310,6 +350,23 @@ Ragged ngrams(const Ragged& data, const std::vector<int64_t>& widths, const std:
                                       {"preserve_short_sequences", preserve_short_sequences}},
                                      loc);
   return {out[0], out[1]};
+}
+
+Tensor index_lookup(const Tensor& input, const Tensor& vocab, const Tensor& mask,
+                    int64_t num_oov_indices, Loc loc) {
+  Tensor m = mask.defined() ? reshape(mask, {-1}, loc) : Tensor::empty(vocab.dtype(), Shape{0});
+  return call1("_IndexLookup", {input, vocab, m}, {{"num_oov_indices", num_oov_indices}}, loc);
+}
+
+Tensor ragged_to_dense(const Tensor& values, const Tensor& row_splits, int64_t width, int64_t pad,
+                       Loc loc) {
+  return call1("_RaggedToDense", {values, row_splits}, {{"width", width}, {"pad", pad}}, loc);
+}
+
+Tensor ragged_bincount(const Tensor& values, const Tensor& row_splits, int64_t depth, bool binary,
+                       Loc loc) {
+  return call1("_RaggedBincount", {values, row_splits}, {{"depth", depth}, {"binary", binary}},
+               loc);
 }
 
 }  // namespace strings

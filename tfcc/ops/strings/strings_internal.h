@@ -11,3 +11,10 @@ namespace tfcc {
 KernelFn strings_cpu_kernel(const std::string& op, DType dtype);
 
 }  // namespace tfcc
+
+namespace tfcc {
+
+/// The CPU kernel of lookup op `op` (lookup.h) for `dtype`, or nullptr.
+KernelFn lookup_cpu_kernel(const std::string& op, DType dtype);
+
+}  // namespace tfcc
