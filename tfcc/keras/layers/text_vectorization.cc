@@ -73,6 +73,8 @@ std::pair<Tensor, Tensor> TextVectorization::tokens(const Tensor& texts) const {
     r = strings::bytes_split(t);
   } else {
     const int64_t n = t.partial_shape().dim(0);
+    TFCC_REQUIRE(UnimplementedError, n >= 0,
+                 "TextVectorization with split None needs a batch of known size");
     std::vector<int64_t> splits;
     for (int64_t i = 0; i <= n; ++i) splits.push_back(i);
     r = {t, Tensor::from_vector(splits)};

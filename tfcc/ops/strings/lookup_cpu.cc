@@ -76,6 +76,27 @@ void check_splits(KernelContext& ctx, const Tensor& values, const Tensor& splits
   }
 }
 
+// Row splits of a sparse result whose row ids (indices[:, 0]) are sorted (StringSplitV2's).
+void sparse_row_splits_kernel(KernelContext& ctx) {
+  const Tensor &indices = ctx.input(0), &shape = ctx.input(1);
+  if (indices.rank() != 2 || indices.shape().dim(1) != 2 || shape.num_elements() != 2) {
+    ctx.fail("indices must be [N, 2] and dense_shape [2]");
+  }
+  const int64_t rows = shape.data<int64_t>()[0], n = indices.shape().dim(0);
+  if (rows < 0) ctx.fail(str_cat("Invalid number of rows ", rows));
+  const int64_t* id = indices.data<int64_t>();
+  int64_t* o = ctx.allocate_output(0, Shape{rows + 1}).mutable_data<int64_t>();
+  int64_t k = 0;
+  for (int64_t r = 0; r <= rows; ++r) {
+    while (k < n && id[2 * k] < r) {
+      if (k > 0 && id[2 * k] < id[2 * (k - 1)]) ctx.fail("row ids must be sorted");
+      ++k;
+    }
+    o[r] = k;
+  }
+  if (k != n) ctx.fail("row ids must be in [0, rows)");
+}
+
 void ragged_to_dense_kernel(KernelContext& ctx) {
   const Tensor &values = ctx.input(0), &splits = ctx.input(1);
   check_splits(ctx, values, splits);
@@ -124,6 +145,7 @@ KernelFn lookup_cpu_kernel(const std::string& op, DType dtype) {
     return dtype == string ? index_lookup_kernel<TString, std::string_view>
                            : index_lookup_kernel<int64_t, int64_t>;
   }
+  if (op == "_SparseRowSplits") return sparse_row_splits_kernel;
   if (op == "_RaggedToDense") return ragged_to_dense_kernel;
   if (op == "_RaggedBincount") return ragged_bincount_kernel;
   return nullptr;

@@ -5,9 +5,7 @@
 #include "tfcc/ops/strings/strings.h"
 
 #include "tfcc/ops/array/array.h"
-#include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
-#include "tfcc/ops/sorting/sorting.h"
 #include "tfcc/ops/strings/lookup.h"
 #include "tfcc/ops/strings/strings_internal.h"
 
@@ -97,6 +95,15 @@ void register_lookup_ops(OpRegistry& r) {
       .type_attr("T", {int64, string})
       .attr("num_oov_indices", AttrType::kInt, int64_t{1})
       .shape_fn(same_shape_as(int64))
+      .cpu_kernels(lookup_cpu_kernel)
+      .not_differentiable();
+  r.add("_SparseRowSplits")
+      .input("indices", int64)
+      .input("dense_shape", int64)
+      .output("row_splits", int64)
+      .shape_fn([](const InferenceContext&) -> std::vector<OutputSpec> {
+        return {{int64, PartialShape({-1})}};
+      })
       .cpu_kernels(lookup_cpu_kernel)
       .not_differentiable();
   r.add("_RaggedToDense")
@@ -268,13 +275,7 @@ Tensor regex_full_match(const Tensor& input, const std::string& pattern, Loc loc
 Ragged split(const Tensor& input, const std::string& sep, int64_t maxsplit, Loc loc) {
   Tensor in[] = {input, Tensor::scalar(sep)};
   std::vector<Tensor> out = dispatch(op_def("StringSplitV2"), in, {{"maxsplit", maxsplit}}, loc);
-  // row_splits[i]: how many values belong to rows before i (the row ids are sorted).
-  PartialShape ps = input.partial_shape();
-  TFCC_REQUIRE(UnimplementedError, ps.rank_known() && ps.rank() == 1 && ps.dim(0) >= 0,
-               "tfcc::strings::split needs a 1-D input of known length, got ", ps.to_string());
-  Tensor row_ids = reshape(slice(out[0], {0, 0}, {-1, 1}, loc), {1, -1}, loc);
-  Tensor rows = reshape(range(0, static_cast<double>(ps.dim(0) + 1), 1, int64, loc), {1, -1}, loc);
-  return {out[1], reshape(searchsorted(row_ids, rows, "left", int64, loc), {-1}, loc)};
+  return {out[1], call1("_SparseRowSplits", {out[0], out[2]}, {}, loc)};
 }
 
 Ragged bytes_split(const Tensor& input, Loc loc) {
