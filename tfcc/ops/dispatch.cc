@@ -84,6 +84,18 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
     }
   }
   bind_types(op, inputs, attrs);
+  // A string where the op takes none is named first, before any other attribute problem.
+  bool any_string = false;
+  for (const Tensor& t : inputs) any_string |= t.dtype() == DType::kString;
+  for (const AttrDef& def : op.attrs()) {
+    if (!any_string) break;
+    const AttrValue* v = attrs.find(def.name);
+    if (v && def.type == AttrType::kType && !def.allowed.empty() &&
+        std::get<DType>(*v) == DType::kString &&
+        std::find(def.allowed.begin(), def.allowed.end(), DType::kString) == def.allowed.end()) {
+      op_error(op, internal::str_cat(op.name(), " does not support dtype string"));
+    }
+  }
   for (const AttrDef& def : op.attrs()) {
     const AttrValue* v = attrs.find(def.name);
     if (!v) {
@@ -95,10 +107,6 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
     }
     if (def.type == AttrType::kType && !def.allowed.empty()) {
       DType t = std::get<DType>(*v);
-      if (t == DType::kString &&
-          std::find(def.allowed.begin(), def.allowed.end(), t) == def.allowed.end()) {
-        op_error(op, internal::str_cat(op.name(), " does not support dtype string"));
-      }
       if (std::find(def.allowed.begin(), def.allowed.end(), t) == def.allowed.end()) {
         std::string allowed;
         for (DType a : def.allowed)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
