@@ -83,7 +83,7 @@ void sparse_row_splits_kernel(KernelContext& ctx) {
     ctx.fail("indices must be [N, 2] and dense_shape [2]");
   }
   const int64_t rows = shape.data<int64_t>()[0], n = indices.shape().dim(0);
-  if (rows < 0) ctx.fail(str_cat("Invalid number of rows ", rows));
+  if (rows < 0 || rows > (int64_t{1} << 31)) ctx.fail(str_cat("Invalid number of rows ", rows));
   const int64_t* id = indices.data<int64_t>();
   int64_t* o = ctx.allocate_output(0, Shape{rows + 1}).mutable_data<int64_t>();
   int64_t k = 0;
@@ -107,6 +107,9 @@ void ragged_to_dense_kernel(KernelContext& ctx) {
     width = 0;
     for (int64_t r = 0; r < rows; ++r) width = std::max(width, s[r + 1] - s[r]);
   }
+  if (rows > 0 && width > (int64_t{1} << 28) / rows) {
+    ctx.fail(str_cat("A [", rows, ", ", width, "] result exceeds 2^28 elements"));
+  }
   const int64_t pad = ctx.attr<int64_t>("pad");
   const int64_t* v = values.data<int64_t>();
   int64_t* o = ctx.allocate_output(0, Shape{rows, width}).mutable_data<int64_t>();
@@ -123,6 +126,9 @@ void ragged_bincount_kernel(KernelContext& ctx) {
   if (depth < 0) ctx.fail(str_cat("depth must be >= 0, got ", depth));
   const int64_t* s = splits.data<int64_t>();
   const int64_t rows = splits.num_elements() - 1;
+  if (rows > 0 && depth > (int64_t{1} << 28) / rows) {
+    ctx.fail(str_cat("A [", rows, ", ", depth, "] result exceeds 2^28 elements"));
+  }
   const int64_t* v = values.data<int64_t>();
   Tensor& out = ctx.allocate_output(0, Shape{rows, depth});
   int64_t* o = out.mutable_data<int64_t>();

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "tfcc/ops/binary/binary_internal.h"
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/strings/strings_internal.h"
 
@@ -323,6 +324,9 @@ void as_string_kernel(KernelContext& ctx) {
     ctx.fail("scientific, shortest and precision apply to floating-point inputs only");
   }
   if (fill == "0" && width < 0) ctx.fail("Zero fill needs a width");
+  if (width > 4096 || precision > 4096) {
+    ctx.fail(str_cat("width and precision must be at most 4096, got ", width, " and ", precision));
+  }
   std::string format = "%";
   if (!fill.empty() && fill != " ") {
     if (fill == "-" || fill == "0" || fill == "+" || fill == "#") {
@@ -392,6 +396,21 @@ void ngrams_kernel(KernelContext& ctx) {
   for (int64_t w : widths) {
     if (w <= 0) ctx.fail(str_cat("ngram width must be positive, got ", w));
   }
+  // The output is bounded before anything is made: n-grams * their items.
+  constexpr int64_t kMaxItems = int64_t{1} << 28;
+  int64_t items = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t len = static_cast<int64_t>(sp[r + 1] - sp[r]);
+    for (int64_t w : widths) {
+      if (w > kMaxItems) ctx.fail(str_cat("ngram width ", w, " is too large"));
+      const int64_t pad = std::min(pad_width < 0 ? w - 1 : pad_width, w - 1);
+      items += std::max<int64_t>(0, len + 2 * pad - w + 1) * w;
+      if (items > kMaxItems) ctx.fail("StringNGrams would produce more than 2^28 items");
+    }
+    if (preserve && pad_width > kMaxItems) ctx.fail("pad_width is too large");
+    items += preserve ? len + 2 * std::max<int64_t>(pad_width, 0) : 0;
+    if (items > kMaxItems) ctx.fail("StringNGrams would produce more than 2^28 items");
+  }
   const TString* p = data.data<TString>();
   auto out = std::make_shared<Storage>();
   S* osp = ctx.allocate_output(1, splits.shape()).mutable_data<S>();
@@ -429,7 +448,45 @@ void ngrams_kernel(KernelContext& ctx) {
   set_strings(ctx, 0, out, Shape{count});
 }
 
+// Equal / NotEqual of two string tensors under broadcasting.
+template <bool kEqual>
+void compare_kernel(KernelContext& ctx) {
+  const Tensor &a = ctx.input(0), &b = ctx.input(1);
+  Tensor& out = ctx.allocate_output(0);
+  bool* o = out.mutable_data<bool>();
+  if (out.num_elements() == 0) return;
+  const TString* pa = a.data<TString>();
+  const TString* pb = b.data<TString>();
+  const int64_t n = out.num_elements();
+  if (a.num_elements() == n && b.num_elements() == n) {  // same shape (or both one element)
+    for (int64_t i = 0; i < n; ++i) o[i] = (pa[i].view() == pb[i].view()) == kEqual;
+    return;
+  }
+  if (a.num_elements() == 1 || b.num_elements() == 1) {
+    const int64_t da = a.num_elements() == 1 ? 0 : 1, db = b.num_elements() == 1 ? 0 : 1;
+    for (int64_t i = 0; i < n; ++i) o[i] = (pa[i * da].view() == pb[i * db].view()) == kEqual;
+    return;
+  }
+  kernels::BroadcastPlan plan({a.shape(), b.shape()}, out.shape());
+  const int64_t inner = plan.inner();
+  const int64_t sa = plan.in_strides[0].back(), sb = plan.in_strides[1].back();
+  int64_t offs[2];
+  for (int64_t row = 0; row < plan.outer(); ++row) {
+    plan.offsets(row, offs);
+    for (int64_t i = 0; i < inner; ++i) {
+      const bool eq = pa[offs[0] + i * sa].view() == pb[offs[1] + i * sb].view();
+      o[row * inner + i] = eq == kEqual;
+    }
+  }
+}
+
 }  // namespace
+
+KernelFn string_comparison_kernel(const std::string& op) {
+  if (op == "Equal") return compare_kernel<true>;
+  if (op == "NotEqual") return compare_kernel<false>;
+  return nullptr;
+}
 
 KernelFn strings_cpu_kernel(const std::string& op, DType dtype) {
   if (op == "StringLower") return [](KernelContext& c) { case_kernel(c, false); };
