@@ -30,6 +30,9 @@ nb::dlpack::dtype dl_dtype(DType d) {
       return nb::dtype<uint8_t>();
     case DType::kBool:
       return nb::dtype<bool>();
+    case DType::kString:  // elements are handles, not bytes a NumPy view could show
+      throw InvalidArgumentError(
+          "A string tensor has no NumPy view: use to_vector<std::string>() (not yet bound)");
   }
   return nb::dtype<float>();
 }
