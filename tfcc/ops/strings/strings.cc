@@ -80,8 +80,11 @@ std::vector<OutputSpec> ngrams_shape(const InferenceContext& c) {
 }
 
 std::vector<OutputSpec> ragged_rows_shape(const InferenceContext& c, const char* attr) {
-  const PartialShape s = c.shape(1);
-  const int64_t rows = s.rank_known() && s.dim(0) >= 0 ? s.dim(0) - 1 : -1;
+  const PartialShape v = c.shape(0), s = c.shape(1);
+  if ((v.rank_known() && v.rank() != 1) || (s.rank_known() && s.rank() != 1)) {
+    c.fail("values and row_splits must be 1-D, got " + v.to_string() + " and " + s.to_string());
+  }
+  const int64_t rows = s.rank_known() && s.dim(0) >= 1 ? s.dim(0) - 1 : -1;
   const int64_t cols = c.attr<int64_t>(attr);
   return {{int64, PartialShape({rows, cols < 0 ? -1 : cols})}};
 }
