@@ -24,6 +24,7 @@ std::vector<OpRow> manip_rows();
 std::vector<OpRow> matrix_rows();
 std::vector<OpRow> einsum_family_rows();
 std::vector<OpRow> attention_rows();
+std::vector<OpRow> strings_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -36,6 +37,7 @@ std::vector<OpRow> all_rows() {
            nn_rows,        training_rows,      fused_elementwise_rows,
            sorting_rows,   segment_rows,       manip_rows,
            matrix_rows,    einsum_family_rows, attention_rows,
+           strings_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }
