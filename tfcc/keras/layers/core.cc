@@ -39,6 +39,10 @@ void Dense::build(const PartialShape& input_shape) {
         "bias", Shape{units_},
         {.initializer = options_.bias_initializer, .regularizer = options_.bias_regularizer});
   }
+  if (options_.kernel_constraint) constraints::attach(kernel_, options_.kernel_constraint);
+  if (options_.bias_constraint && bias_.defined()) {
+    constraints::attach(bias_, options_.bias_constraint);
+  }
 }
 
 Tensor Dense::call(const Tensor& inputs, bool) {
@@ -137,7 +141,9 @@ const config::LayerSchema& Dense::config_schema() {
           .option("bias_initializer", &Options::bias_initializer)
           .option("kernel_regularizer", &Options::kernel_regularizer)
           .option("bias_regularizer", &Options::bias_regularizer)
-          .option("activity_regularizer", &Options::activity_regularizer);
+          .option("activity_regularizer", &Options::activity_regularizer)
+          .option("kernel_constraint", &Options::kernel_constraint)
+          .option("bias_constraint", &Options::bias_constraint);
   return schema;
 }
 

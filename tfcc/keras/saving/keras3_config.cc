@@ -58,6 +58,10 @@ Json keras3_layer_config(const std::string& cls, const Json& config) {
       out.set(key, keras_object("keras.regularizers",
                                 value.at("class_name", "regularizer").as_string("class_name"),
                                 value.at("config", "regularizer")));
+    } else if (ends_with(key, "_constraint") && value.type() == Json::Type::kObject) {
+      out.set(key, keras_object("keras.constraints",
+                                value.at("class_name", "constraint").as_string("class_name"),
+                                value.at("config", "constraint")));
     } else if (key == "cell" && value.type() == Json::Type::kObject) {
       const std::string& cell_cls = value.at("class_name", "cell").as_string("class_name");
       out.set(key, keras_object("keras.layers", cell_cls,

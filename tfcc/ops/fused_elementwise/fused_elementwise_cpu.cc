@@ -2,7 +2,8 @@
 // multiply feeding an add must round twice, as the separate eager kernels do, never fuse into
 // an FMA. The output is split across OpenMP threads; each thread walks its range in blocks small
 // enough that every live intermediate stays in L1, running one simple loop per instruction per
-// block (the compiler vectorises each; AVX-512 where -march=native has it).
+// block (the compiler vectorises each, once per instruction-set level: the loops of the level
+// cpu::isa() picks run).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -70,27 +71,67 @@ template <typename T>
 using ApplyFn = void (*)(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len);
 
 template <typename T, typename Op>
-void apply_unary(Operand<T> a, Operand<T>, T* __restrict o, int64_t len) {
-  unary([](T x) { return Op::template f<T>(x); }, a, o, len);
+struct UnaryF {
+  T operator()(T x) const { return Op::template f<T>(x); }
+};
+template <typename T, typename Op>
+struct BinaryF {
+  T operator()(T x, T y) const { return Op::template f<T>(x, y); }
+};
+
+// The loop of one opcode, compiled once per instruction-set level. The loops are reached through
+// a table of pointers, not inlined into a lambda, so kernels::isa_call's dispatch cannot reach
+// them: each level has its own table, and the kernel picks the one of cpu::isa(). The inline
+// helpers (unary, binary, the formula) are inlined into each, so each is vectorised for its level.
+template <typename T, typename Op>
+void unary_baseline(Operand<T> a, Operand<T>, T* __restrict o, int64_t len) {
+  unary(UnaryF<T, Op>{}, a, o, len);
 }
 template <typename T, typename Op>
-void apply_binary(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
-  binary([](T x, T y) { return Op::template f<T>(x, y); }, a, b, o, len);
+void binary_baseline(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  binary(BinaryF<T, Op>{}, a, b, o, len);
 }
+#if TFCC_ISA_DISPATCH
+template <typename T, typename Op>
+TFCC_TARGET_AVX2 void unary_avx2(Operand<T> a, Operand<T>, T* __restrict o, int64_t len) {
+  unary(UnaryF<T, Op>{}, a, o, len);
+}
+template <typename T, typename Op>
+TFCC_TARGET_AVX2 void binary_avx2(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  binary(BinaryF<T, Op>{}, a, b, o, len);
+}
+template <typename T, typename Op>
+TFCC_TARGET_AVX512 void unary_avx512(Operand<T> a, Operand<T>, T* __restrict o, int64_t len) {
+  unary(UnaryF<T, Op>{}, a, o, len);
+}
+template <typename T, typename Op>
+TFCC_TARGET_AVX512 void binary_avx512(Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
+  binary(BinaryF<T, Op>{}, a, b, o, len);
+}
+#endif
 
-// One loop per opcode, indexed by opcode.
+// One loop per opcode, indexed by opcode; one such table per cpu::Isa level, indexed by level.
 template <typename T, typename... U, typename... B>
-constexpr auto make_apply_table(formula::List<U...>, formula::List<B...>) {
-  return std::array<ApplyFn<T>, sizeof...(U) + sizeof...(B)>{&apply_unary<T, U>...,
-                                                             &apply_binary<T, B>...};
+constexpr auto make_apply_tables(formula::List<U...>, formula::List<B...>) {
+  using Row = std::array<ApplyFn<T>, sizeof...(U) + sizeof...(B)>;
+  const Row baseline{&unary_baseline<T, U>..., &binary_baseline<T, B>...};
+#if TFCC_ISA_DISPATCH
+  return std::array<Row, 3>{baseline, Row{&unary_avx2<T, U>..., &binary_avx2<T, B>...},
+                            Row{&unary_avx512<T, U>..., &binary_avx512<T, B>...}};
+#else
+  return std::array<Row, 3>{baseline, baseline, baseline};
+#endif
 }
 template <typename T>
-constexpr auto kApply = make_apply_table<T>(FusedUnary{}, FusedBinary{});
+constexpr auto kApply = make_apply_tables<T>(FusedUnary{}, FusedBinary{});
+template <typename T>
+using Table = typename decltype(kApply<T>)::value_type;
 
 template <typename T>
-void apply(int64_t code, Operand<T> a, Operand<T> b, T* __restrict o, int64_t len) {
-  if (code >= 0 && code < static_cast<int64_t>(kApply<T>.size())) {
-    kApply<T>[static_cast<size_t>(code)](a, b, o, len);
+void apply(const Table<T>& table, int64_t code, Operand<T> a, Operand<T> b, T* __restrict o,
+           int64_t len) {
+  if (code >= 0 && code < static_cast<int64_t>(table.size())) {
+    table[static_cast<size_t>(code)](a, b, o, len);
   }
 }
 
@@ -120,6 +161,7 @@ void fused_kernel(KernelContext& ctx) {
     in_scalar[static_cast<size_t>(i)] = t.num_elements() == 1 && n != 1;
   }
   if (n == 0) return;
+  const Table<T>& table = kApply<T>[static_cast<size_t>(cpu::isa())];
 
   // Decode; instructions whose operands are all scalars are computed once, here.
   const size_t ni = program.size() / 3;
@@ -150,7 +192,7 @@ void fused_kernel(KernelContext& ctx) {
   for (size_t i = 0; i < ni; ++i) {
     if (!code[i].scalar) continue;
     T result = T(0);
-    apply<T>(code[i].code, scalar_operand(code[i].a),
+    apply<T>(table, code[i].code, scalar_operand(code[i].a),
              arity(code[i].code) == 2 ? scalar_operand(code[i].b) : Operand<T>{}, &result, 1);
     scalar_value[i] = result;
   }
@@ -221,7 +263,7 @@ void fused_kernel(KernelContext& ctx) {
         if (in.scalar) continue;
         const int reg = i + 1 == ni ? final_reg : reg_of[i];
         T* dst = reg < 0 ? po + off : scratch.get() + static_cast<int64_t>(reg) * kBlock;
-        apply<T>(in.code, operand(in.a, off),
+        apply<T>(table, in.code, operand(in.a, off),
                  arity(in.code) == 2 ? operand(in.b, off) : Operand<T>{}, dst, len);
       }
       if (in_place) {

@@ -11,20 +11,22 @@ namespace tfcc::onednn {
 namespace {
 
 // TFCC_MAX_CPU_ISA caps oneDNN's JIT kernels like tfcc's own (unless ONEDNN_MAX_CPU_ISA, oneDNN's
-// own variable, is set). The cap only holds when set before oneDNN's first primitive, so before
-// the engine exists. "avx512" leaves oneDNN uncapped.
-void cap_onednn_isa() {
-  if (std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) return;
+// own variable, is set). "avx512" leaves oneDNN uncapped.
+bool cap_onednn_isa() {
+  if (std::getenv("ONEDNN_MAX_CPU_ISA") != nullptr) return false;
   const std::optional<cpu::Isa> cap = cpu::max_isa_from_env();
-  if (!cap || *cap == cpu::Isa::kAvx512) return;
+  if (!cap || *cap == cpu::Isa::kAvx512) return false;
   dnnl::set_max_cpu_isa(*cap == cpu::Isa::kAvx2 ? dnnl::cpu_isa::avx2 : dnnl::cpu_isa::sse41);
+  return true;
 }
 
 }  // namespace
 
+void apply_isa_cap() { [[maybe_unused]] static const bool capped = cap_onednn_isa(); }
+
 dnnl::engine& engine() {
   static dnnl::engine* e = [] {
-    cap_onednn_isa();
+    apply_isa_cap();
     return new dnnl::engine(dnnl::engine::kind::cpu, 0);
   }();
   return *e;

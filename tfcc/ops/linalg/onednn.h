@@ -25,8 +25,12 @@
 
 namespace tfcc::onednn {
 
-/// The one CPU engine.
+/// The one CPU engine (applies the ISA cap first: apply_isa_cap).
 dnnl::engine& engine();
+/// Caps oneDNN's JIT kernels at TFCC_MAX_CPU_ISA, once per process. oneDNN fixes its ISA at its
+/// first call of any kind (a primitive, dnnl_sgemm, even get_effective_cpu_isa) and silently
+/// ignores a later set_max_cpu_isa, so every oneDNN entry point calls this first (engine() does).
+void apply_isa_cap();
 /// This thread's stream (in-order, blocking after execute + wait).
 dnnl::stream& stream();
 
