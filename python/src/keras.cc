@@ -137,7 +137,7 @@ void bind_keras(nb::module_& m) {
       .def(
           "__call__",
           [](Layer& l, const Tensor& x, bool training) {
-            return l(x, keras::CallOptions{training});
+            return l(x, keras::CallOptions{.training = training, .mask = {}});
           },
           nb::arg("x"), nb::arg("training") = false);
 

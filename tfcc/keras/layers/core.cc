@@ -18,6 +18,7 @@ Dense::Dense(int64_t units, Options options)
             "dense"),
       units_(units),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(units > 0,
                  "Received an invalid value for `units`, expected a positive integer. "
                  "Received: units=",
@@ -70,7 +71,9 @@ Tensor Dense::call(const Tensor& inputs, bool) {
 }
 
 Activation::Activation(activations::Activation activation, LayerArgs args)
-    : Layer(std::move(args), "activation"), activation_(std::move(activation)) {}
+    : Layer(std::move(args), "activation"), activation_(std::move(activation)) {
+  set_supports_masking(true);
+}
 
 Tensor Activation::call(const Tensor& inputs, bool) { return activation_(inputs); }
 
@@ -119,6 +122,7 @@ Dropout::Dropout(double rate, Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "dropout"),
       rate_(rate),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(std::isfinite(rate) && rate >= 0 && rate <= 1,
                  "Invalid value received for argument `rate`. Expected a float value between 0 "
                  "and 1. Received: rate=",

@@ -69,6 +69,11 @@ GlobalAveragePooling1D::GlobalAveragePooling1D(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "global_average_pooling1d"),
       options_(std::move(options)) {
   check_channels_last(options_.data_format, name());
+  set_supports_masking(true);  // reads the input's mask; the output has none
+}
+
+Tensors GlobalAveragePooling1D::compute_mask(const Tensors&, const Tensors&) const {
+  return {Tensor()};
 }
 
 Tensor GlobalAveragePooling1D::pool(const Tensor& x, const std::optional<Tensor>& mask) const {
@@ -82,7 +87,10 @@ Tensor GlobalAveragePooling1D::pool(const Tensor& x, const std::optional<Tensor>
                 reduce_sum(m, 1, options_.keepdims));
 }
 
-Tensor GlobalAveragePooling1D::call(const Tensor& x, bool) { return pool(x); }
+Tensor GlobalAveragePooling1D::call(const Tensor& x, bool) {
+  const Tensor mask = input_mask(0);  // the Keras mask of the input, if any (layer.h)
+  return mask.defined() ? pool(x, mask) : pool(x);
+}
 
 GlobalMaxPooling1D::GlobalMaxPooling1D(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "global_max_pooling1d"),

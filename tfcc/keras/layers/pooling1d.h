@@ -80,6 +80,8 @@ class GlobalAveragePooling1D : public Layer {
   /// The pooled inputs; with `mask` ((b, steps), non-zero where a step is valid) the mean is
   /// over the valid steps only, as Keras' masked GlobalAveragePooling1D.
   Tensor pool(const Tensor& inputs, const std::optional<Tensor>& mask = std::nullopt) const;
+  /// None: the steps are pooled away (a call reads the input's Keras mask, as `pool`).
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;

@@ -12,6 +12,7 @@
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"
 #include "tfcc/keras/layers/lambda_layer.h"
+#include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/merge_layers.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
@@ -20,8 +21,10 @@
 #include "tfcc/keras/layers/preprocessing.h"
 #include "tfcc/keras/layers/regularization.h"
 #include "tfcc/keras/layers/reshaping.h"
+#include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -99,6 +102,14 @@ std::map<std::string, LayerFactory> builtins() {
   m["SeparableConv2D"] = layers::SeparableConv2D::from_config;
   m["SeparableConv1D"] = layers::SeparableConv1D::from_config;
   m["Conv1DTranspose"] = layers::Conv1DTranspose::from_config;
+  m["Masking"] = layers::Masking::from_config;
+  m["Bidirectional"] = layers::Bidirectional::from_config;
+  m["TimeDistributed"] = layers::TimeDistributed::from_config;
+  m["Resizing"] = layers::Resizing::from_config;
+  m["CenterCrop"] = layers::CenterCrop::from_config;
+  m["RandomFlip"] = layers::RandomFlip::from_config;
+  m["RandomContrast"] = layers::RandomContrast::from_config;
+  m["RandomCrop"] = layers::RandomCrop::from_config;
   return m;
 }
 

@@ -203,6 +203,23 @@ std::vector<Case> cases() {
                           .kernel_constraint = constraints::UnitNorm(),
                           .bias_constraint = constraints::MinMaxNorm(0.1, 0.9, 0.5)})),
        {{4, 2}}},
+      {"Masking", l(Masking({.mask_value = -1.0})), {{4, 3}}},
+      {"Bidirectional",
+       l(Bidirectional(LSTM(3, {.return_sequences = true}), {.merge_mode = "sum"})),
+       {{4, 2}}},
+      {"TimeDistributed",
+       l(TimeDistributed(
+           Dense(4, {.activation = "relu", .activity_regularizer = regularizers::l1(0.01)}))),
+       {{4, 3}}},
+      {"Resizing",
+       l(Resizing(4, 5, {.interpolation = "bicubic", .crop_to_aspect_ratio = true})),
+       {{6, 8, 3}}},
+      {"CenterCrop", l(CenterCrop(3, 4)), {{6, 8, 3}}},
+      {"RandomFlip", l(RandomFlip({.seed = 3, .mode = "horizontal"})), {{6, 8, 3}}},
+      {"RandomContrast",
+       l(RandomContrast(std::vector<double>{0.1, 0.4}, {.value_range = {0, 1}, .seed = 5})),
+       {{6, 8, 3}}},
+      {"RandomCrop", l(RandomCrop(3, 4, {.seed = 9})), {{6, 8, 3}}},
   };
 }
 

@@ -99,6 +99,14 @@ def layers():
         L.Conv1DTranspose(3, 3, strides=2, padding="same",
                           kernel_constraint=keras.constraints.UnitNorm(),
                           bias_constraint=keras.constraints.MinMaxNorm(0.1, 0.9, rate=0.5)),
+        L.Masking(mask_value=-1.0),
+        L.Bidirectional(L.LSTM(3, return_sequences=True), merge_mode="sum"),
+        L.TimeDistributed(L.Dense(4, activation="relu", activity_regularizer=R.L1(0.01))),
+        L.Resizing(4, 5, interpolation="bicubic", crop_to_aspect_ratio=True),
+        L.CenterCrop(3, 4),
+        L.RandomFlip(mode="horizontal", seed=3),
+        L.RandomContrast((0.1, 0.4), value_range=(0, 1), seed=5),
+        L.RandomCrop(3, 4, seed=9),
     ]
 
 
