@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/keras/layers/adapt_util.h"
+#include "tfcc/keras/layers/preprocessing_config.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
@@ -63,6 +65,14 @@ Tensor CategoryEncoding::call(const Tensor& inputs, bool) {
                               "CategoryEncoding");
 }
 
+const keras::config::LayerSchema& CategoryEncoding::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<CategoryEncoding>(&CategoryEncoding::options_)
+          .arg("num_tokens", &CategoryEncoding::num_tokens_)
+          .option("output_mode", &Options::output_mode);
+  return schema;
+}
+
 Hashing::Hashing(int64_t num_bins, Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype}, "hashing"),
       num_bins_(num_bins),
@@ -79,12 +89,18 @@ Tensor Hashing::call(const Tensor& inputs, bool) {
   return where(masked, Tensor::scalar<int64_t>(0), bins);
 }
 
+const keras::config::LayerSchema& Hashing::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<Hashing>(&Hashing::options_)
+          .arg("num_bins", &Hashing::num_bins_)
+          .option("mask_value", &Options::mask_value);
+  return schema;
+}
+
 Discretization::Discretization(Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype},
             "discretization"),
       options_(std::move(options)) {
-  TFCC_CHECK_ARG(!(options_.bin_boundaries && options_.num_bins),
-                 "Discretization: give either bin_boundaries or num_bins, not both");
   if (options_.bin_boundaries) {
     boundaries_ = *options_.bin_boundaries;
     TFCC_CHECK_ARG(std::is_sorted(boundaries_.begin(), boundaries_.end()),
@@ -140,6 +156,7 @@ void Discretization::adapt_values(std::vector<double> values) {
   values = compress(values, weights, 1.0 / static_cast<double>(*options_.num_bins));
   values.pop_back();
   boundaries_ = std::move(values);
+  options_.bin_boundaries = boundaries_;  // the config carries them, as Keras'
 }
 
 void Discretization::adapt(const Tensor& data) { adapt_values(data.to_vector<double>()); }
@@ -160,6 +177,15 @@ Tensor Discretization::call(const Tensor& inputs, bool) {
   Tensor x = expand_dims(cast(inputs, float64), -1);
   Tensor b = Tensor::from_vector<double>(boundaries_);
   return reduce_sum(cast(greater_equal(x, b), int64), {-1});
+}
+
+const keras::config::LayerSchema& Discretization::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<Discretization>(&Discretization::options_)
+          .option<internal::OptionalNumbers>("bin_boundaries", &Options::bin_boundaries)
+          .option("num_bins", &Options::num_bins)
+          .option("epsilon", &Options::epsilon);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

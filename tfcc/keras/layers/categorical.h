@@ -36,6 +36,7 @@ struct CategoryEncodingOptions {
 /// (InvalidArgumentError), as Keras does.
 class CategoryEncoding : public Layer {
   TFCC_KERAS_LAYER(CategoryEncoding)
+  TFCC_KERAS_CONFIG(CategoryEncoding)
  public:
   using Options = CategoryEncodingOptions;
   explicit CategoryEncoding(int64_t num_tokens, Options options = {});
@@ -63,6 +64,7 @@ struct HashingOptions {
 /// offered.
 class Hashing : public Layer {
   TFCC_KERAS_LAYER(Hashing)
+  TFCC_KERAS_CONFIG(Hashing)
  public:
   using Options = HashingOptions;
   explicit Hashing(int64_t num_bins, Options options = {});
@@ -75,7 +77,8 @@ class Hashing : public Layer {
   Options options_;
 };
 
-/// Options of Discretization: give bin_boundaries, or num_bins and call adapt.
+/// Options of Discretization: give bin_boundaries, or num_bins and call adapt (an adapted
+/// layer's config holds both: the boundaries are used, num_bins is kept for another adapt).
 struct DiscretizationOptions {
   std::optional<std::vector<double>> bin_boundaries;
   std::optional<int64_t> num_bins;
@@ -92,6 +95,7 @@ struct DiscretizationOptions {
 /// -1.5 -> 0, 0 -> 1, 1.0 -> 2, 3.4 -> 3).
 class Discretization : public Layer {
   TFCC_KERAS_LAYER(Discretization)
+  TFCC_KERAS_CONFIG(Discretization)
  public:
   using Options = DiscretizationOptions;
   explicit Discretization(Options options = {});

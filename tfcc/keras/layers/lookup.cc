@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/keras/layers/adapt_util.h"
+#include "tfcc/keras/layers/preprocessing_config.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -52,6 +54,7 @@ IndexLookup<T>::IndexLookup(Options options, const std::string& default_name)
                  ": invert is only supported with output_mode 'int'");
   TFCC_CHECK_ARG(!options_.pad_to_max_tokens || options_.max_tokens, who,
                  ": pad_to_max_tokens needs max_tokens");
+  options_.oov_token = oov();  // canonical: the config shows the token in use, as Keras'
   set_vocabulary(options_.vocabulary, options_.idf_weights);
 }
 
@@ -80,6 +83,8 @@ void IndexLookup<T>::set_vocabulary(std::vector<T> vocabulary, std::vector<doubl
   }
   options_.vocabulary = std::move(vocabulary);
   idf_ = std::move(idf_weights);
+  // The config carries the vocabulary (and tf_idf's weights) in use, adapted or given.
+  options_.idf_weights = options_.output_mode == "tf_idf" ? idf_ : std::vector<double>{};
   rebuild_tables();
 }
 
@@ -216,5 +221,37 @@ Tensor IndexLookup<T>::call(const Tensor& inputs, bool) {
 
 template class IndexLookup<std::string>;
 template class IndexLookup<int64_t>;
+
+namespace {
+
+// Keras' IndexLookup keys, in its order.
+template <typename L, typename T>
+keras::config::LayerSchema lookup_schema(IndexLookupOptions<T> IndexLookup<T>::*options) {
+  using O = IndexLookupOptions<T>;
+  return keras::config::schema<L>(options)
+      .option("invert", &O::invert)
+      .option("max_tokens", &O::max_tokens)
+      .option("num_oov_indices", &O::num_oov_indices)
+      .option("oov_token", &O::oov_token)
+      .option("mask_token", &O::mask_token)
+      .option("output_mode", &O::output_mode)
+      .option("pad_to_max_tokens", &O::pad_to_max_tokens)
+      .template option<internal::NumbersOrNone>("idf_weights", &O::idf_weights)
+      .template option<internal::TokensOrNone<T>>("vocabulary", &O::vocabulary);
+}
+
+}  // namespace
+
+const keras::config::LayerSchema& StringLookup::config_schema() {
+  static const keras::config::LayerSchema schema =
+      lookup_schema<StringLookup>(&StringLookup::options_);
+  return schema;
+}
+
+const keras::config::LayerSchema& IntegerLookup::config_schema() {
+  static const keras::config::LayerSchema schema =
+      lookup_schema<IntegerLookup>(&IntegerLookup::options_);
+  return schema;
+}
 
 }  // namespace tfcc::keras::layers

@@ -87,6 +87,7 @@ class IndexLookup : public Layer {
 /// String tokens -> indices (Keras' StringLookup).
 class StringLookup : public IndexLookup<std::string> {
   TFCC_KERAS_LAYER(StringLookup)
+  TFCC_KERAS_CONFIG(StringLookup)
  public:
   explicit StringLookup(Options options = {}) : IndexLookup(std::move(options), "string_lookup") {}
 };
@@ -94,6 +95,7 @@ class StringLookup : public IndexLookup<std::string> {
 /// Integer tokens (any integer dtype, as int64) -> indices (Keras' IntegerLookup).
 class IntegerLookup : public IndexLookup<int64_t> {
   TFCC_KERAS_LAYER(IntegerLookup)
+  TFCC_KERAS_CONFIG(IntegerLookup)
  public:
   explicit IntegerLookup(Options options = {})
       : IndexLookup(std::move(options), "integer_lookup") {}

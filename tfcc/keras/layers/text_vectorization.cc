@@ -1,6 +1,8 @@
 #include "tfcc/keras/layers/text_vectorization.h"
 
+#include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/keras/layers/adapt_util.h"
+#include "tfcc/keras/layers/preprocessing_config.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -92,6 +94,19 @@ void TextVectorization::adapt(const Tensor& data) {
     documents.emplace_back(v.begin() + s[r], v.begin() + s[r + 1]);
   }
   lookup_.adapt_documents(documents);
+  sync_vocabulary();
+}
+
+void TextVectorization::set_vocabulary(std::vector<std::string> vocabulary,
+                                       std::vector<double> idf) {
+  lookup_.set_vocabulary(std::move(vocabulary), std::move(idf));
+  sync_vocabulary();
+}
+
+void TextVectorization::sync_vocabulary() {
+  options_.vocabulary = lookup_.get_vocabulary(false);
+  options_.idf_weights =
+      options_.output_mode == "tf_idf" ? lookup_.idf_weights() : std::vector<double>{};
 }
 
 void TextVectorization::adapt(const data::Dataset& data) {
@@ -122,6 +137,21 @@ Tensor TextVectorization::call(const Tensor& inputs, bool) {
   for (double w : idf) full.push_back(static_cast<float>(w));
   full.resize(static_cast<size_t>(depth), 0.f);
   return multiply(cast(counts, float32), Tensor::from_vector(full));
+}
+
+const keras::config::LayerSchema& TextVectorization::config_schema() {
+  static const keras::config::LayerSchema schema =
+      keras::config::schema<TextVectorization>(&TextVectorization::options_)
+          .option("max_tokens", &Options::max_tokens)
+          .option<internal::EmptyIsNone>("standardize", &Options::standardize)
+          .option<internal::EmptyIsNone>("split", &Options::split)
+          .option<internal::Ngrams>("ngrams", &Options::ngrams)
+          .option("output_mode", &Options::output_mode)
+          .option("output_sequence_length", &Options::output_sequence_length)
+          .option("pad_to_max_tokens", &Options::pad_to_max_tokens)
+          .option<internal::TokensOrNone<std::string>>("vocabulary", &Options::vocabulary)
+          .option<internal::NumbersOrNone>("idf_weights", &Options::idf_weights);
+  return schema;
 }
 
 }  // namespace tfcc::keras::layers

@@ -45,12 +45,14 @@ struct TextVectorizationOptions {
 /// Text -> token ids or bag-of-words vectors (Keras' TextVectorization).
 class TextVectorization : public Layer {
   TFCC_KERAS_LAYER(TextVectorization)
+  TFCC_KERAS_CONFIG(TextVectorization)
  public:
   using Options = TextVectorizationOptions;
   explicit TextVectorization(Options options = {});
 
   /// Builds the vocabulary from the texts of `data` (a string tensor of rank <= 2: each string
-  /// is a document).
+  /// is a document). get_config then holds the vocabulary (and tf_idf's weights), so a saved
+  /// model loads adapted.
   void adapt(const Tensor& data);
   /// The same over every element's first component (batches of strings).
   void adapt(const data::Dataset& data);
@@ -58,9 +60,8 @@ class TextVectorization : public Layer {
     return lookup_.get_vocabulary(include_special_tokens);
   }
   int64_t vocabulary_size() const { return lookup_.vocabulary_size(); }
-  void set_vocabulary(std::vector<std::string> vocabulary, std::vector<double> idf = {}) {
-    lookup_.set_vocabulary(std::move(vocabulary), std::move(idf));
-  }
+  /// Replaces the vocabulary (and tf_idf weights); the config then carries them.
+  void set_vocabulary(std::vector<std::string> vocabulary, std::vector<double> idf = {});
 
  protected:
   Tensor call(const Tensor& inputs, bool training) override;
@@ -68,6 +69,8 @@ class TextVectorization : public Layer {
  private:
   /// Standardized, split and n-grammed tokens of the 1-D (or (n, 1)) `texts`.
   std::pair<Tensor, Tensor> tokens(const Tensor& texts) const;
+  /// Copies the lookup's vocabulary and weights into options_ (what get_config writes).
+  void sync_vocabulary();
   Options options_;
   StringLookup lookup_;
 };

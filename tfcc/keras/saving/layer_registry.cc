@@ -7,11 +7,13 @@
 #include "tfcc/keras/layers/activation_layers.h"
 #include "tfcc/keras/layers/advanced_activations.h"
 #include "tfcc/keras/layers/attention.h"
+#include "tfcc/keras/layers/categorical.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"
 #include "tfcc/keras/layers/lambda_layer.h"
+#include "tfcc/keras/layers/lookup.h"
 #include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/merge_layers.h"
 #include "tfcc/keras/layers/merging.h"
@@ -24,6 +26,7 @@
 #include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/text_vectorization.h"
 #include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
@@ -110,6 +113,12 @@ std::map<std::string, LayerFactory> builtins() {
   m["RandomFlip"] = layers::RandomFlip::from_config;
   m["RandomContrast"] = layers::RandomContrast::from_config;
   m["RandomCrop"] = layers::RandomCrop::from_config;
+  m["CategoryEncoding"] = layers::CategoryEncoding::from_config;
+  m["Hashing"] = layers::Hashing::from_config;
+  m["Discretization"] = layers::Discretization::from_config;
+  m["StringLookup"] = layers::StringLookup::from_config;
+  m["IntegerLookup"] = layers::IntegerLookup::from_config;
+  m["TextVectorization"] = layers::TextVectorization::from_config;
   return m;
 }
 

@@ -186,6 +186,33 @@ TEST(TextVectorization, WorksInDatasetMapAndTracedFunctions) {
   EXPECT_EQ(f(S({"the cat", "dog bird ate"})).to_vector<int64_t>(), eager.to_vector<int64_t>());
 }
 
+// get_config of an adapted layer holds what adapt learned (vocabulary, idf weights,
+// boundaries), so from_config makes a layer that computes the same.
+TEST(PreprocessingConfig, AdaptedLayersLoadFromTheirConfigs) {
+  auto reloaded = [](const Layer& layer) {
+    return saving::layer_from_config(layer.class_name(), saving::layer_config(layer));
+  };
+  const Tensor texts = S({"the cat ate the bird", "a zebra", "the the mat"});
+  TextVectorization idf({.max_tokens = 6, .ngrams = {1, 2}, .output_mode = "tf_idf"});
+  idf.adapt(S(kTexts));
+  auto idf2 = reloaded(idf);
+  EXPECT_EQ(idf2->get_config(), idf.get_config());
+  EXPECT_EQ((*idf2)(texts).to_vector<float>(), idf(texts).to_vector<float>());
+  TextVectorization ids({.output_sequence_length = 4});
+  ids.adapt(S(kTexts));
+  EXPECT_EQ((*reloaded(ids))(texts).to_vector<int64_t>(), ids(texts).to_vector<int64_t>());
+  StringLookup lookup({.output_mode = "tf_idf"});
+  lookup.adapt(S({"the", "cat", "cat", "dog", "bird", "cat"}, {3, 2}));
+  const Tensor tokens = S({"cat", "the", "emu", "bird"}, {2, 2});
+  EXPECT_EQ((*reloaded(lookup))(tokens).to_vector<float>(), lookup(tokens).to_vector<float>());
+  Discretization d({.num_bins = 3});
+  d.adapt(Tensor::from_vector<float>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  auto d2 = reloaded(d);
+  const Tensor x = Tensor::from_vector<float>({-1, 2.5f, 4, 8});
+  EXPECT_EQ((*d2)(x).to_vector<int64_t>(), d(x).to_vector<int64_t>());
+  EXPECT_EQ(static_cast<Discretization&>(*d2).bin_boundaries(), d.bin_boundaries());
+}
+
 TEST(Normalization, AdaptOnTensorsAndDatasets) {
   Normalization n;
   n.adapt(Tensor::from_vector<float>({0, 10, 2, 20, 4, 60}, {3, 2}));

@@ -107,6 +107,15 @@ def layers():
         L.RandomFlip(mode="horizontal", seed=3),
         L.RandomContrast((0.1, 0.4), value_range=(0, 1), seed=5),
         L.RandomCrop(3, 4, seed=9),
+        L.CategoryEncoding(30, output_mode="count"),
+        L.Hashing(3, mask_value="a"),
+        L.Discretization(bin_boundaries=[-0.5, 0.0, 0.5], epsilon=0.02),
+        L.StringLookup(num_oov_indices=2, mask_token="", oov_token="<?>",
+                       vocabulary=["a", "b", "c"]),
+        L.IntegerLookup(max_tokens=8, vocabulary=[3, 5, 7, 11], output_mode="multi_hot",
+                        pad_to_max_tokens=True),
+        L.TextVectorization(max_tokens=20, ngrams=2, output_sequence_length=6,
+                            vocabulary=["a", "b", "a b", "zz"]),
     ]
 
 
