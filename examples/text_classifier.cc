@@ -66,9 +66,12 @@ void write_texts(const std::filesystem::path& dir) {
       std::string text;
       for (int k = 0; k < 6; ++k) {
         const auto& pick = (rng() % 3 == 0) ? words : filler;
-        text += (k ? " " : "") + pick[rng() % pick.size()];
+        if (k) text += ' ';
+        text += pick[rng() % pick.size()];
       }
-      std::ofstream(dir / label / ("t" + std::to_string(i) + ".txt")) << text << ".";
+      std::string file = "t";  // (not "t" + std::to_string(i): GCC 12's -Wrestrict false alarm)
+      file += std::to_string(i) + ".txt";
+      std::ofstream(dir / label / file) << text << ".";
     }
   }
 }
