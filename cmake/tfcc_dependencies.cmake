@@ -34,6 +34,15 @@ tfcc_dependency(FIND "# libhdf5: linked by path" PKG_CONFIG hdf5 DEB libhdf5-dev
 include(${CMAKE_CURRENT_LIST_DIR}/tfcc_find_dnnl.cmake)
 tfcc_dependency(FIND "include(\"<config_dir>/tfcc_find_dnnl.cmake\")" LIBS -ldnnl DEB libdnnl-dev)
 
+# RE2 (tf.strings.regex_replace: TensorFlow's regular expression syntax) and FarmHash
+# (tf.strings.to_hash_bucket_fast: TensorFlow's Fingerprint64, so buckets match TensorFlow's):
+# linked by path; their headers are in the default include path.
+find_library(TFCC_RE2_LIBRARY re2 REQUIRED)
+find_library(TFCC_FARMHASH_LIBRARY farmhash REQUIRED)
+tfcc_dependency(FIND "# re2, farmhash: linked by path" PKG_CONFIG re2 LIBS -lfarmhash
+                DEB libre2-dev)
+tfcc_dependency(FIND "# farmhash: linked by path" DEB libfarmhash-dev)
+
 # Eigen (header-only): the matrix decompositions' kernels (tfcc/ops/matrix/matrix_eigen_cpu.cc),
 # as in TensorFlow. A private build dependency: no installed header includes it and nothing links
 # it, so the installed package and the .deb need nothing for it.

@@ -15,6 +15,7 @@ packages=(
   libhdf5-dev nlohmann-json3-dev
   libeigen3-dev
   python3-dev python3-venv
+  libre2-dev libfarmhash-dev
 )
 
 missing=()

@@ -60,6 +60,7 @@
 #include "tfcc/ops/registry.h"
 #include "tfcc/ops/segment/segment.h"
 #include "tfcc/ops/sorting/sorting.h"
+#include "tfcc/ops/strings/strings.h"
 #include "tfcc/ops/training/training.h"
 #include "tfcc/ops/unary/unary.h"
 #include "tfcc/platform/errors.h"

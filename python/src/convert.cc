@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace tfcc::py {
 namespace {
@@ -30,6 +32,8 @@ nb::dlpack::dtype dl_dtype(DType d) {
       return nb::dtype<uint8_t>();
     case DType::kBool:
       return nb::dtype<bool>();
+    case DType::kString:  // view() copies strings into an object array instead
+      throw InternalError("A string tensor has no NumPy view");
   }
   return nb::dtype<float>();
 }
@@ -117,6 +121,16 @@ nb::object shape_tuple(const Tensor& t) {
 }
 
 nb::object view(const Tensor& t) {
+  if (t.dtype() == string) {
+    // TensorFlow's .numpy() of strings: an object array of bytes (a copy; strings have no view).
+    nb::list items;
+    for (const std::string& s : t.to_vector<std::string>())
+      items.append(nb::bytes(s.data(), s.size()));
+    nb::list dims;
+    for (int64_t d : t.shape().dims()) dims.append(d);
+    nb::module_ np = nb::module_::import_("numpy");
+    return np.attr("array")(items, np.attr("object_")).attr("reshape")(nb::tuple(dims));
+  }
   Tensor src = t.dtype() == bfloat16 ? cast(t, float32) : t;
   const Shape& s = src.shape();
   std::vector<size_t> shape(static_cast<size_t>(s.rank()));
@@ -126,6 +140,18 @@ nb::object view(const Tensor& t) {
   nb::ndarray<nb::numpy, nb::ro> arr(const_cast<void*>(src.raw_data()), shape.size(), shape.data(),
                                      owner, nullptr, dl_dtype(src.dtype()));
   return arr.cast();
+}
+
+Tensor from_bytes_list(nb::handle items, const std::vector<int64_t>& dims) {
+  std::vector<std::string> values;
+  for (nb::handle h : items) {
+    TFCC_CHECK_ARG(nb::isinstance<nb::bytes>(h),
+                   "tf.constant: a string tensor's elements must be bytes or str, got ",
+                   nb::str(h.type()).c_str());
+    nb::bytes b = nb::borrow<nb::bytes>(h);
+    values.emplace_back(b.c_str(), b.size());
+  }
+  return Tensor::from_strings(values, Shape(dims));
 }
 
 Tensor from_numpy(nb::handle array, DType dtype) {

@@ -29,6 +29,8 @@ nb::object view(const Tensor& t);
 Tensor from_numpy(nb::handle array, DType dtype);
 /// The Python shape tuple (None for dimensions a trace does not know; None for unknown rank).
 nb::object shape_tuple(const Tensor& t);
+/// A string tensor of shape `dims` from a sequence of bytes objects (row-major).
+Tensor from_bytes_list(nb::handle items, const std::vector<int64_t>& dims);
 /// Registers the Python-level converter used by to_tensor for non-tensor values.
 void set_converter(nb::object fn);
 

@@ -138,6 +138,7 @@ void bind_ops(nb::module_& m) {
   m.def("binary_op", &binary_op);
   m.def("from_numpy",
         [](nb::handle a, nb::handle dtype) { return from_numpy(a, dtype_arg(dtype)); });
+  m.def("from_bytes_list", &from_bytes_list);
   m.def("set_converter", &set_converter);
   m.def("dtype_name", [](nb::handle d) { return std::string(dtype_name(dtype_arg(d))); });
   m.def("cast", [](const Tensor& t, nb::handle d) { return cast(t, dtype_arg(d)); });

@@ -92,3 +92,23 @@ def test_bad_index_types():
         t["a"]
     with pytest.raises(tf.errors.InvalidArgumentError):
         t[tf.constant(1.0)]
+
+
+def test_string_tensors_hold_bytes_like_tensorflow():
+    t = tf.constant(["ab", b"c\x00", "h\u00e9"])
+    assert t.dtype == tf.string and t.shape == (3,)
+    a = t.numpy()
+    assert a.dtype == object  # TensorFlow's .numpy() of strings: bytes objects
+    assert list(a) == [b"ab", b"c\x00", "h\u00e9".encode("utf-8")]
+    assert tf.constant("x").numpy() == b"x"
+    m = tf.constant([["a", "b"], ["c", "d"]])
+    assert m.shape == (2, 2) and m.numpy()[1, 0] == b"c"
+    assert tf.constant(np.array([b"p", b"q"])).numpy().tolist() == [b"p", b"q"]
+    assert tf.as_dtype("string") is tf.string and tf.as_dtype(np.object_) is tf.string
+    assert tf.constant([b"x"], dtype=tf.string).dtype == tf.string
+    with pytest.raises(TypeError):
+        tf.constant(["a", 1])
+    with pytest.raises(TypeError):
+        tf.constant(["a"], dtype=tf.float32)
+    with pytest.raises(TypeError):
+        tf.constant([1.0], dtype=tf.string)

@@ -11,7 +11,7 @@ from tfcc import _tfcc
 from tfcc import errors
 from tfcc import dtypes
 from tfcc.dtypes import DType, as_dtype, bfloat16, bool, double, float32, float64, int32, \
-    int64, uint8  # noqa: A004
+    int64, string, uint8  # noqa: A004
 from tfcc._tensor import Tensor, TensorShape, constant, convert_to_tensor
 from tfcc._variables import Variable
 from tfcc._tape import GradientTape, UnconnectedGradients

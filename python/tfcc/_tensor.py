@@ -92,6 +92,16 @@ def _default_array(value):
     return arr
 
 
+def _as_bytes(v, value):
+    """A string tensor's element: bytes as they are, str as UTF-8 (TensorFlow's rule)."""
+    if isinstance(v, (bytes, np.bytes_)):
+        return bytes(v)
+    if isinstance(v, str):
+        return v.encode("utf-8")
+    raise TypeError("Failed to convert elements of %r to Tensor: %r is not bytes or str"
+                    % (value, v))
+
+
 def _to_array(value, dtype):
     if isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value)
@@ -102,8 +112,16 @@ def _to_array(value, dtype):
                      for v in value]
         arr = _default_array(value) if dtype is None else np.asarray(value)
     if arr.dtype == object or arr.dtype.kind in "USc":
-        raise TypeError("tfcc cannot make a tensor from %r: no string or object dtype yet"
-                        % (value,))
+        if dtype is not None and _dtypes.as_dtype(dtype) is not _dtypes.string:
+            raise TypeError("Cannot convert %r to EagerTensor of dtype %s"
+                            % (value, _dtypes.as_dtype(dtype).name))
+        if not isinstance(value, (np.ndarray, np.generic)):
+            # The Python str/bytes objects themselves (NumPy's fixed-width bytes would drop
+            # trailing NULs, and a mix of str and bytes would become str).
+            arr = np.asarray(value, dtype=object)
+        return arr, _dtypes.string
+    if dtype is not None and _dtypes.as_dtype(dtype) is _dtypes.string:
+        raise TypeError("Cannot convert %r to EagerTensor of dtype string" % (value,))
     if dtype is None:
         return arr, _dtypes.as_dtype(arr.dtype)
     dt = _dtypes.as_dtype(dtype)
@@ -130,9 +148,13 @@ def constant(value, dtype=None, shape=None, name=None):
             _tfcc.cast(value, _dtypes.as_dtype(dtype))
     else:
         arr, dt = _to_array(value, dtype)
-        if not arr.flags.c_contiguous:
-            arr = arr.copy(order="C")
-        t = _tfcc.from_numpy(arr, dt._enum)
+        if dt is _dtypes.string:
+            t = _tfcc.from_bytes_list([_as_bytes(v, value) for v in arr.ravel()],
+                                      list(arr.shape))
+        else:
+            if not arr.flags.c_contiguous:
+                arr = arr.copy(order="C")
+            t = _tfcc.from_numpy(arr, dt._enum)
     if shape is not None:
         shape = [int(d) for d in shape]
         n = int(np.prod(shape)) if shape else 1
@@ -175,6 +197,8 @@ _tfcc.set_converter(convert_to_tensor)
 
 def _numpy(self):
     arr = self._view()
+    if arr.dtype == object:  # strings: already a fresh array of bytes
+        return arr[()] if arr.ndim == 0 else arr
     return arr[()].copy() if arr.ndim == 0 else arr.copy()
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 __all__ = ["DType", "as_dtype", "float32", "float64", "int32", "int64", "uint8", "bool",
-           "bfloat16", "double", "float"]
+           "bfloat16", "string", "double", "float"]
 
 
 class DType:
@@ -67,7 +67,8 @@ class DType:
         return as_dtype, (self._name,)
 
 
-# The order is tfcc's enum DType (kFloat32, kFloat64, kInt32, kInt64, kUInt8, kBool, kBFloat16).
+# The order is tfcc's enum DType (kFloat32, kFloat64, kInt32, kInt64, kUInt8, kBool, kBFloat16,
+# kString).
 float32 = DType(0, "float32", np.float32, 4)
 float64 = DType(1, "float64", np.float64, 8)
 int32 = DType(2, "int32", np.int32, 4)
@@ -75,10 +76,12 @@ int64 = DType(3, "int64", np.int64, 8)
 uint8 = DType(4, "uint8", np.uint8, 1)
 bool = DType(5, "bool", np.bool_, 1)  # noqa: A001 - TensorFlow's spelling
 bfloat16 = DType(6, "bfloat16", np.float32, 2)  # NumPy has no bfloat16: arrays are float32
+# Byte strings; .numpy() gives bytes objects (an object array), as TensorFlow's does.
+string = DType(7, "string", np.object_, 0)
 double = float64
 float = float32  # noqa: A001 - tf.float is an alias of tf.float32 in TensorFlow too
 
-_BY_ENUM = (float32, float64, int32, int64, uint8, bool, bfloat16)
+_BY_ENUM = (float32, float64, int32, int64, uint8, bool, bfloat16, string)
 _BY_NAME = {d.name: d for d in _BY_ENUM}
 _BY_NAME["double"] = float64
 _BY_NAME["float"] = float32
@@ -103,6 +106,8 @@ def as_dtype(value):
         raise TypeError("Cannot convert value %r to a TensorFlow DType." % (value,)) from None
     if npd in _BY_NP:
         return _BY_NP[npd]
+    if npd.kind in "USO":  # str, bytes and object (TensorFlow: tf.string)
+        return string
     raise TypeError("Cannot convert value %r to a TensorFlow DType: tfcc has no %s tensors."
                     % (value, npd))
 

@@ -30,6 +30,11 @@ class RandomCalls {
     Shape shape(dims);
     std::vector<double> values(static_cast<size_t>(shape.num_elements()));
     for (double& v : values) v = static_cast<double>(pick(-3, 6));
+    if (dtype == string) {  // numbers and words as text
+      std::vector<std::string> words;
+      for (double v : values) words.push_back(pick(0, 2) == 0 ? "a b" : std::to_string(v));
+      return Tensor::from_strings(words, shape);
+    }
     Tensor t = Tensor::empty(dtype, shape);
     visit_dtype(dtype, [&]<typename T>() {
       T* p = t.mutable_data<T>();

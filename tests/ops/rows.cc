@@ -26,6 +26,7 @@ std::vector<OpRow> einsum_family_rows();
 std::vector<OpRow> attention_rows();
 std::vector<OpRow> conv3d_rows();
 std::vector<OpRow> pool3d_rows();
+std::vector<OpRow> strings_rows();
 
 // One line per family, so adding one is a one-line change.
 std::vector<OpRow> all_rows() {
@@ -38,7 +39,7 @@ std::vector<OpRow> all_rows() {
            nn_rows,        training_rows,      fused_elementwise_rows,
            sorting_rows,   segment_rows,       manip_rows,
            matrix_rows,    einsum_family_rows, attention_rows,
-           conv3d_rows,    pool3d_rows,
+           conv3d_rows,    pool3d_rows,        strings_rows,
        }) {
     for (auto& r : family()) rows.push_back(std::move(r));
   }

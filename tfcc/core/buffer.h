@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "tfcc/core/allocator.h"
 
@@ -22,10 +23,26 @@ class Buffer {
   void* data() const { return data_; }
   size_t bytes() const { return bytes_; }
 
+  /// What a string tensor's elements (TString) point into: the storage blocks kept alive as long
+  /// as this buffer. Set by whoever fills the buffer, before the tensor is published.
+  const std::vector<std::shared_ptr<const void>>& owners() const { return owners_; }
+  /// Adds `owner` unless already held.
+  void add_owner(std::shared_ptr<const void> owner) {
+    for (const auto& o : owners_)
+      if (o == owner) return;
+    owners_.push_back(std::move(owner));
+  }
+  /// Adds every owner of `other` (a kernel copied TString elements from it).
+  void add_owners_of(const Buffer& other) {
+    if (&other == this) return;
+    for (const auto& o : other.owners_) add_owner(o);
+  }
+
  private:
   Allocator* allocator_;
   size_t bytes_;
   void* data_;
+  std::vector<std::shared_ptr<const void>> owners_;
 };
 
 }  // namespace tfcc

@@ -1,5 +1,7 @@
 #include "tfcc/core/dtype.h"
 
+#include "tfcc/platform/errors.h"
+
 namespace tfcc {
 
 std::string_view dtype_name(DType t) {
@@ -18,8 +20,14 @@ std::string_view dtype_name(DType t) {
       return "bool";
     case DType::kBFloat16:
       return "bfloat16";
+    case DType::kString:
+      return "string";
   }
   return "invalid";
+}
+
+void unsupported_dtype(DType t, std::string_view what) {
+  throw InvalidArgumentError(internal::str_cat(what, " does not support dtype ", dtype_name(t)));
 }
 
 std::ostream& operator<<(std::ostream& os, DType t) { return os << dtype_name(t); }

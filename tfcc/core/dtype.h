@@ -4,18 +4,31 @@
 //   std::cout << t;                       // float32
 //   size_t bytes = tfcc::dtype_size(t);   // 4
 //   static_assert(tfcc::dtype_of<double>() == tfcc::float64);
+//
+// tfcc::string holds byte strings of any length (TensorFlow's tf.string); see TString.
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <cstdint>
 #include <cstring>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 namespace tfcc {
 
-/// An element type. bfloat16 is a storage type: ops compute on float32 and cast.
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kUInt8, kBool, kBFloat16 };
+/// An element type. bfloat16 is a storage type: ops compute on float32 and cast. kString holds
+/// byte strings (TString elements); only the ops that list it accept it.
+enum class DType : uint8_t {
+  kFloat32,
+  kFloat64,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kBool,
+  kBFloat16,
+  kString
+};
 
 inline constexpr DType float32 = DType::kFloat32;
 inline constexpr DType float64 = DType::kFloat64;
@@ -24,7 +37,18 @@ inline constexpr DType int64 = DType::kInt64;
 inline constexpr DType uint8 = DType::kUInt8;
 inline constexpr DType bool_ = DType::kBool;
 inline constexpr DType bfloat16 = DType::kBFloat16;
-inline constexpr int kNumDTypes = 7;
+inline constexpr DType string = DType::kString;
+inline constexpr int kNumDTypes = 8;
+
+/// One element of a string tensor: a handle to an immutable byte string (null: the empty
+/// string). The bytes live in storage the tensor's Buffer keeps alive (Buffer::owners), so
+/// elements are trivially copyable and the byte-copying array kernels (reshape, gather, concat,
+/// slicing) move them like 8-byte integers. Make string tensors with Tensor::from_strings.
+struct TString {
+  const std::string* str = nullptr;
+  std::string_view view() const { return str ? std::string_view(*str) : std::string_view(); }
+};
+static_assert(sizeof(TString) == 8);
 
 /// Brain floating point: the top 16 bits of a float32 (rounded to nearest even).
 struct BFloat16 {
@@ -65,6 +89,8 @@ constexpr size_t dtype_size(DType t) {
       return 1;
     case DType::kBFloat16:
       return 2;
+    case DType::kString:
+      return sizeof(TString);
   }
   return 0;
 }
@@ -111,6 +137,10 @@ template <>
 struct CppType<DType::kBFloat16> {
   using type = BFloat16;
 };
+template <>
+struct CppType<DType::kString> {
+  using type = TString;
+};
 template <DType D>
 using cpp_type_t = typename CppType<D>::type;
 
@@ -145,11 +175,20 @@ template <>
 constexpr DType dtype_of<BFloat16>() {
   return DType::kBFloat16;
 }
+template <>
+constexpr DType dtype_of<TString>() {
+  return DType::kString;
+}
+
+/// Throws InvalidArgumentError "<what> does not support dtype <t>".
+[[noreturn]] void unsupported_dtype(DType t, std::string_view what);
 
 /// Calls `fn.template operator()<T>()` with T the C++ type of `t`:
 ///   visit_dtype(t, [&]<typename T>() { ... });
+/// Numeric dtypes only: for string it throws InvalidArgumentError "<what> does not support dtype
+/// string" (code that handles strings tests for DType::kString first).
 template <typename Fn>
-decltype(auto) visit_dtype(DType t, Fn&& fn) {
+decltype(auto) visit_dtype(DType t, Fn&& fn, std::string_view what = "This operation") {
   switch (t) {
     case DType::kFloat32:
       return fn.template operator()<float>();
@@ -165,6 +204,8 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
       return fn.template operator()<bool>();
     case DType::kBFloat16:
       return fn.template operator()<BFloat16>();
+    case DType::kString:
+      unsupported_dtype(t, what);
   }
   return fn.template operator()<float>();
 }

@@ -25,8 +25,30 @@ Tensor Tensor::empty(DType dtype, const Shape& shape, Device& device) {
   size_t bytes = static_cast<size_t>(
       checked_mul(shape.num_elements(), static_cast<int64_t>(dtype_size(dtype))));
   impl->buffer = std::make_shared<Buffer>(device.allocator(), bytes);
+  // String elements start as empty strings, so a kernel that leaves one unset cannot hand out a
+  // dangling handle.
+  if (dtype == DType::kString && bytes) std::memset(impl->buffer->data(), 0, bytes);
   impl->id = next_tensor_id();
   return Tensor(std::move(impl));
+}
+
+Tensor Tensor::from_strings(const std::vector<std::string>& values, const Shape& shape) {
+  TFCC_CHECK_ARG(static_cast<int64_t>(values.size()) == shape.num_elements(), "Cannot make a ",
+                 shape.to_string(), " tensor from ", values.size(), " strings");
+  return from_string_storage(std::make_shared<const std::vector<std::string>>(values), shape);
+}
+
+Tensor Tensor::from_string_storage(std::shared_ptr<const std::vector<std::string>> storage,
+                                   const Shape& shape) {
+  TFCC_CHECK_ARG(
+      storage != nullptr && static_cast<int64_t>(storage->size()) == shape.num_elements(),
+      "Cannot make a ", shape.to_string(), " string tensor from ", storage ? storage->size() : 0,
+      " strings");
+  Tensor t = empty(DType::kString, shape);
+  TString* out = t.mutable_data<TString>();
+  for (size_t i = 0; i < storage->size(); ++i) out[i].str = &(*storage)[i];
+  t.buffer()->add_owner(std::move(storage));
+  return t;
 }
 
 Tensor Tensor::with_buffer(DType dtype, const Shape& shape, std::shared_ptr<Buffer> buffer) {
@@ -54,6 +76,7 @@ Tensor Tensor::symbolic(DType dtype, std::shared_ptr<const SymbolicValue> value)
 }
 
 Tensor Tensor::from_bytes(DType dtype, const Shape& shape, const void* data, size_t bytes) {
+  if (dtype == DType::kString) unsupported_dtype(dtype, "Tensor::from_bytes");
   size_t need = static_cast<size_t>(
       checked_mul(shape.num_elements(), static_cast<int64_t>(dtype_size(dtype))));
   TFCC_CHECK_ARG(bytes == need, "Expected ", need, " bytes for a ", dtype_name(dtype), " ",

@@ -8,6 +8,9 @@
 //                              // [[1. 2.]
 //                              //  [3. 4.]], shape=(2, 2), dtype=float32)
 //
+//   tfcc::Tensor s = tfcc::Tensor::from_strings({"ab", "c"});   // dtype string, shape (2,)
+//   s.to_vector<std::string>();   // {"ab", "c"}; std::cout << s prints [b'ab' b'c']
+//
 // Ownership (the one model for every user-facing tfcc object): copying a Tensor copies a handle;
 // both copies see the same elements, which never change. Ops return new tensors. Variables are the
 // only mutable state.
@@ -83,7 +86,16 @@ class Tensor {
   static Tensor scalar(T value) {
     return from_vector(std::vector<T>{value}, Shape{});
   }
-  /// A tensor holding a copy of `bytes` of raw element data.
+  /// A string tensor holding copies of `values` with `shape` (default: 1-D of values.size()).
+  static Tensor from_strings(const std::vector<std::string>& values, const Shape& shape);
+  static Tensor from_strings(const std::vector<std::string>& values) {
+    return from_strings(values, Shape{static_cast<int64_t>(values.size())});
+  }
+  /// A string tensor whose elements point into `storage` (which the tensor keeps alive);
+  /// kernels producing strings use this to avoid a copy.
+  static Tensor from_string_storage(std::shared_ptr<const std::vector<std::string>> storage,
+                                    const Shape& shape);
+  /// A tensor holding a copy of `bytes` of raw element data (numeric dtypes only).
   static Tensor from_bytes(DType dtype, const Shape& shape, const void* data, size_t bytes);
 
   bool defined() const { return impl_ != nullptr; }
@@ -117,7 +129,8 @@ class Tensor {
   /// use tfcc::cond / tfcc::while_loop.
   template <typename T>
   T item(std::source_location loc = std::source_location::current()) const;
-  /// All elements in row-major order, converted to T (symbolic tensors: as item()).
+  /// All elements in row-major order, converted to T (symbolic tensors: as item()). T =
+  /// std::string (or std::string_view, valid while the tensor lives) for string tensors.
   template <typename T>
   std::vector<T> to_vector(std::source_location loc = std::source_location::current()) const;
 
@@ -143,6 +156,12 @@ class Tensor {
 };
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+template <>
+inline Tensor Tensor::from_vector<std::string>(const std::vector<std::string>& values,
+                                               const Shape& shape) {
+  return from_strings(values, shape);
+}
 
 /// Converts one element of any dtype to T.
 template <typename T, typename S>
@@ -179,19 +198,34 @@ T Tensor::item(std::source_location loc) const {
   if (defined() && is_symbolic()) symbolic_value()->conversion_error(loc);
   TFCC_CHECK_ARG(num_elements() == 1, "item() needs a tensor with exactly one element, got shape ",
                  shape().to_string());
-  return visit_dtype(dtype(), [&]<typename S>() {
-    return convert_element<T>(static_cast<const S*>(raw_data())[0]);
-  });
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+    check_dtype(DType::kString, "item<std::string>()");
+    return T(data<TString>()[0].view());
+  } else {
+    return visit_dtype(
+        dtype(),
+        [&]<typename S>() { return convert_element<T>(static_cast<const S*>(raw_data())[0]); },
+        "item()");
+  }
 }
 
 template <typename T>
 std::vector<T> Tensor::to_vector(std::source_location loc) const {
   if (defined() && is_symbolic()) symbolic_value()->conversion_error(loc);
   std::vector<T> out(static_cast<size_t>(num_elements()));
-  visit_dtype(dtype(), [&]<typename S>() {
-    const S* in = static_cast<const S*>(raw_data());
-    for (size_t i = 0; i < out.size(); ++i) out[i] = convert_element<T>(in[i]);
-  });
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+    check_dtype(DType::kString, "to_vector<std::string>()");
+    const TString* in = data<TString>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = T(in[i].view());
+  } else {
+    visit_dtype(
+        dtype(),
+        [&]<typename S>() {
+          const S* in = static_cast<const S*>(raw_data());
+          for (size_t i = 0; i < out.size(); ++i) out[i] = convert_element<T>(in[i]);
+        },
+        "to_vector()");
+  }
   return out;
 }
 

@@ -79,9 +79,43 @@ Parts float_parts(F v, bool scientific) {
   return p;
 }
 
-// Formats every shown element to equal width, NumPy style.
+// Python's repr() of a bytes object: b'ab', b"it's", b'\xc3\xa9'.
+std::string bytes_repr(std::string_view v) {
+  bool single = v.find('\'') != std::string_view::npos && v.find('"') == std::string_view::npos;
+  char quote = single ? '"' : '\'';
+  std::string out = "b";
+  out += quote;
+  static const char kHex[] = "0123456789abcdef";
+  for (unsigned char c : v) {
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += quote;
+  return out;
+}
+
+// Formats every shown element to equal width, NumPy style (strings: unpadded, as NumPy prints
+// object arrays).
 class ElementFormatter {
  public:
+  void prepare_strings(const std::vector<std::string_view>& vals) {
+    for (std::string_view v : vals) strs_.push_back(bytes_repr(v));
+  }
+
   template <typename T>
   void prepare(const std::vector<T>& vals) {
     if constexpr (std::is_same_v<T, bool>) {
@@ -169,6 +203,23 @@ class Printer {
   std::string run() {
     if (t_.num_elements() == 0 && !dims_.empty()) return empty_string();
     collect(0, 0);
+    if (t_.dtype() == DType::kString) {
+      const TString* data = t_.data<TString>();
+      std::vector<std::string_view> vals;
+      for (int64_t off : offsets_) vals.push_back(data[off].view());
+      fmt_.prepare_strings(vals);
+    } else {
+      prepare_numbers();
+    }
+    if (dims_.empty()) return scalar_string();
+    next_ = 0;
+    std::string out;
+    format(0, 0, " ", &out);
+    return out;
+  }
+
+ private:
+  void prepare_numbers() {
     visit_dtype(t_.dtype(), [&]<typename T>() {
       const T* data = static_cast<const T*>(t_.raw_data());
       if constexpr (std::is_same_v<T, BFloat16>) {
@@ -181,16 +232,11 @@ class Printer {
         fmt_.prepare(vals);
       }
     });
-    if (dims_.empty()) return scalar_string();
-    next_ = 0;
-    std::string out;
-    format(0, 0, " ", &out);
-    return out;
   }
 
- private:
   // A rank-0 tensor prints like a Python/NumPy scalar: 10.0 (not "10."), 1e-05, nan.
   std::string scalar_string() const {
+    if (t_.dtype() == DType::kString) return fmt_.str(0);
     if (!is_floating(t_.dtype())) {
       std::string s = fmt_.str(0);
       return s.substr(s.find_first_not_of(' '));

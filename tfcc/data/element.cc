@@ -110,6 +110,8 @@ Tensor slice_row(const Tensor& t, int64_t i) {
     std::memcpy(out.mutable_raw_data(),
                 static_cast<const char*>(t.raw_data()) + static_cast<size_t>(i) * bytes, bytes);
   }
+  // String elements are handles into storage the source keeps alive; the row shares it.
+  if (t.dtype() == DType::kString) out.buffer()->add_owners_of(*t.buffer());
   return out;
 }
 
@@ -123,7 +125,11 @@ Tensor stack_rows(const std::vector<Tensor>& rows) {
   Tensor out = Tensor::empty(first.dtype(), Shape(std::move(dims)));
   char* dst = static_cast<char*>(out.mutable_raw_data());
   for (const Tensor& r : rows) {
+    TFCC_CHECK_ARG(r.dtype() == first.dtype() && r.shape() == first.shape(), "Cannot stack a ",
+                   dtype_name(r.dtype()), r.shape().to_string(), " tensor with a ",
+                   dtype_name(first.dtype()), first.shape().to_string(), " one");
     if (bytes) std::memcpy(dst, r.raw_data(), bytes);
+    if (r.dtype() == DType::kString) out.buffer()->add_owners_of(*r.buffer());
     dst += bytes;
   }
   return out;

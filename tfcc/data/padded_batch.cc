@@ -113,8 +113,12 @@ class PaddedBatchNode : public DatasetNode {
     for (int64_t i = 0; i < out_shape.num_elements(); ++i) {
       std::memcpy(dst + static_cast<size_t>(i) * elem, pad, elem);
     }
+    if (first.dtype() == DType::kString && opt_.padding_values) {
+      out.buffer()->add_owners_of(*(*opt_.padding_values)[c].buffer());
+    }
     for (size_t r = 0; r < rows.size(); ++r) {
       const Tensor& t = rows[r][c];
+      if (t.dtype() == DType::kString) out.buffer()->add_owners_of(*t.buffer());
       if (t.num_elements() == 0) continue;
       copy_padded(static_cast<const char*>(t.raw_data()), t.shape().dims(),
                   dst + r * static_cast<size_t>(row_elems) * elem, target, elem, 0);

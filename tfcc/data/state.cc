@@ -23,6 +23,11 @@ void StateWriter::write_tensor(const Tensor& t) {
   write_i64(static_cast<int64_t>(t.dtype()));
   write_i64(t.rank());
   for (int64_t d : t.shape().dims()) write_i64(d);
+  if (t.dtype() == DType::kString) {  // each element's bytes, not its handle
+    const TString* p = t.data<TString>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) write_string(p[i].view());
+    return;
+  }
   write_string(std::string_view(static_cast<const char*>(t.raw_data()), t.nbytes()));
 }
 
@@ -77,8 +82,16 @@ Tensor StateReader::read_tensor() {
       throw DataLossError("Iterator state holds an invalid tensor shape");
     }
   }
-  std::string bytes = read_string();
   DType dt = static_cast<DType>(dtype);
+  if (dt == DType::kString) {
+    if (static_cast<uint64_t>(n) > (in_.size() - pos_) / 8) {
+      throw DataLossError("Iterator state holds more strings than it has bytes");
+    }
+    std::vector<std::string> values(static_cast<size_t>(n));
+    for (std::string& v : values) v = read_string();
+    return Tensor::from_strings(values, Shape(std::move(dims)));
+  }
+  std::string bytes = read_string();
   int64_t expected;
   if (__builtin_mul_overflow(n, static_cast<int64_t>(dtype_size(dt)), &expected) ||
       static_cast<int64_t>(bytes.size()) != expected) {

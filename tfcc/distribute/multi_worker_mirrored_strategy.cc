@@ -38,7 +38,7 @@ void scale(T* p, int64_t n, double factor) {
 
 void check_reducible(std::span<const Tensor> values, ReduceOp op) {
   for (const Tensor& v : values) {
-    TFCC_CHECK_ARG(v.dtype() != bool_ && v.dtype() != bfloat16,
+    TFCC_CHECK_ARG(v.dtype() != bool_ && v.dtype() != bfloat16 && v.dtype() != string,
                    "MultiWorkerMirroredStrategy.all_reduce: cannot reduce ", dtype_name(v.dtype()),
                    " tensors; cast them to float32 first");
     TFCC_CHECK_ARG(op == ReduceOp::kSum || is_floating(v.dtype()),

@@ -12,6 +12,12 @@ thread_local std::vector<OpObserver*> t_observers;
 
 std::string input_label(size_t i) { return internal::str_cat("input #", i, "(zero-based)"); }
 
+// "Op does not support dtype string: " when a string reaches an input that cannot take one.
+std::string string_note(const OpDef& op, DType got) {
+  return got == DType::kString ? internal::str_cat(op.name(), " does not support dtype string: ")
+                               : std::string();
+}
+
 // Binds type attributes from the inputs and checks every dtype constraint.
 void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
   size_t i = 0;
@@ -21,9 +27,10 @@ void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
       DType got = inputs[i].dtype();
       if (arg.fixed) {
         if (got != *arg.fixed) {
-          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(i),
-                                         " was expected to be a ", dtype_name(*arg.fixed),
-                                         " tensor but is a ", dtype_name(got), " tensor"));
+          op_error(op, internal::str_cat(string_note(op, got), "cannot compute ", op.name(), " as ",
+                                         input_label(i), " was expected to be a ",
+                                         dtype_name(*arg.fixed), " tensor but is a ",
+                                         dtype_name(got), " tensor"));
         }
         continue;
       }
@@ -31,8 +38,8 @@ void bind_types(const OpDef& op, std::span<const Tensor> inputs, Attrs& attrs) {
       if (bound) {
         DType want = std::get<DType>(*bound);
         if (got != want) {
-          op_error(op, internal::str_cat("cannot compute ", op.name(), " as ", input_label(i),
-                                         " was expected to be a ", dtype_name(want),
+          op_error(op, internal::str_cat(string_note(op, got), "cannot compute ", op.name(), " as ",
+                                         input_label(i), " was expected to be a ", dtype_name(want),
                                          " tensor but is a ", dtype_name(got), " tensor"));
         }
       } else {
@@ -77,6 +84,18 @@ void complete_attrs(const OpDef& op, std::span<const Tensor> inputs, Attrs& attr
     }
   }
   bind_types(op, inputs, attrs);
+  // A string where the op takes none is named first, before any other attribute problem.
+  bool any_string = false;
+  for (const Tensor& t : inputs) any_string |= t.dtype() == DType::kString;
+  for (const AttrDef& def : op.attrs()) {
+    if (!any_string) break;
+    const AttrValue* v = attrs.find(def.name);
+    if (v && def.type == AttrType::kType && !def.allowed.empty() &&
+        std::get<DType>(*v) == DType::kString &&
+        std::find(def.allowed.begin(), def.allowed.end(), DType::kString) == def.allowed.end()) {
+      op_error(op, internal::str_cat(op.name(), " does not support dtype string"));
+    }
+  }
   for (const AttrDef& def : op.attrs()) {
     const AttrValue* v = attrs.find(def.name);
     if (!v) {
@@ -137,6 +156,13 @@ std::vector<Tensor> execute_eager(const OpCall& call) {
       if (in.id() == out.id()) {
         out = Tensor::with_buffer(out.dtype(), out.shape(), out.buffer());
         break;
+      }
+    }
+    // A string output's elements may be copies of a string input's handles (gather, concat):
+    // it keeps their storage alive.
+    if (out.dtype() == DType::kString) {
+      for (const Tensor& in : call.inputs) {
+        if (in.dtype() == DType::kString) out.buffer()->add_owners_of(*in.buffer());
       }
     }
   }

@@ -24,6 +24,7 @@ void register_manip_ops(OpRegistry& r);
 void register_matrix_ops(OpRegistry& r);
 void register_attention_ops(OpRegistry& r);
 void register_conv3d_ops(OpRegistry& r);
+void register_strings_ops(OpRegistry& r);
 
 void register_all_ops(OpRegistry& r) {
   register_unary_ops(r);
@@ -46,6 +47,7 @@ void register_all_ops(OpRegistry& r) {
   register_matrix_ops(r);
   register_attention_ops(r);
   register_conv3d_ops(r);
+  register_strings_ops(r);
 }
 
 }  // namespace tfcc

@@ -39,6 +39,9 @@ inline const std::vector<DType> kSignedNumericTypes = {float32, float64, int32, 
 inline const std::vector<DType> kAllTypes = {float32, float64, int32,   int64,
                                              uint8,   bool_,   bfloat16};
 inline const std::vector<DType> kIndexTypes = {int32, int64};
+/// kAllTypes and string: for ops that only move elements (reshape, gather, concat, slicing).
+inline const std::vector<DType> kAllTypesAndString = {float32, float64, int32,    int64,
+                                                      uint8,   bool_,   bfloat16, string};
 
 /// A tensor input or output of an op.
 struct ArgDef {

@@ -55,6 +55,8 @@ const char* tf_dtype_name(DType d) {
       return "DT_BOOL";
     case bfloat16:
       return "DT_BFLOAT16";
+    case string:
+      return "DT_STRING";
   }
   return "DT_INVALID";
 }

@@ -21,6 +21,8 @@ int tf_datatype(DType dtype) {
       return kDtBool;
     case DType::kBFloat16:
       return kDtBFloat16;
+    case DType::kString:
+      return kDtString;
   }
   return kDtInvalid;
 }

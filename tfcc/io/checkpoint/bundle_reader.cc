@@ -169,6 +169,7 @@ std::string BundleReader::read_bytes(const std::string& key, const BundleEntry& 
 
 Tensor BundleReader::read_tensor(const std::string& key) const {
   const BundleEntry& e = entry(key);
+  if (e.dtype == kDtString) return Tensor::from_strings(read_strings(key), Shape(e.shape));
   auto dtype = dtype_from_tf(e.dtype);
   if (!dtype) {
     throw UnimplementedError(internal::str_cat("Checkpoint ", prefix_, ": key '", key, "' holds a ",

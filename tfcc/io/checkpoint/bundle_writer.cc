@@ -51,6 +51,10 @@ void BundleWriter::add(const std::string& key, const Tensor& tensor) {
   check_key(key);
   TFCC_CHECK_ARG(tensor.defined() && !tensor.is_symbolic(), "BundleWriter for ", prefix_, ": key '",
                  key, "' needs a concrete tensor");
+  if (tensor.dtype() == DType::kString) {  // stored as TensorFlow stores DT_STRING
+    tensors_[key] = Pending{Tensor(), tensor.shape(), tensor.to_vector<std::string>(), true};
+    return;
+  }
   tensors_[key] = Pending{tensor, tensor.shape(), {}, false};
 }
 

@@ -40,6 +40,58 @@ PartialShape from_proto(const lm::Shape& s, const std::string& context) {
   return PartialShape(std::vector<int64_t>(s.dims().begin(), s.dims().end()));
 }
 
+namespace {
+
+// A string tensor's data: each element as an 8-byte little-endian length and its bytes.
+std::string encode_strings(const Tensor& t) {
+  std::string out;
+  for (std::string_view v : t.to_vector<std::string_view>()) {
+    uint64_t n = v.size();
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+    out.append(v);
+  }
+  return out;
+}
+
+Tensor decode_strings(const lm::Tensor& t, int64_t* budget, const std::string& context) {
+  const std::string& data = t.data();
+  if (static_cast<int64_t>(data.size()) > *budget) {
+    throw InvalidArgumentError(str_cat(context, ": the tensors exceed the limit of ", *budget,
+                                       " bytes left (DecodeLimits::max_tensor_bytes)"));
+  }
+  *budget -= static_cast<int64_t>(data.size());
+  std::vector<std::string> values;
+  size_t pos = 0;
+  while (pos < data.size()) {
+    if (data.size() - pos < 8) throw DataLossError(str_cat(context, ": truncated string tensor"));
+    uint64_t n = 0;
+    for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<unsigned char>(data[pos + i])} << (8 * i);
+    pos += 8;
+    if (n > data.size() - pos) throw DataLossError(str_cat(context, ": truncated string tensor"));
+    values.emplace_back(data.substr(pos, n));
+    pos += n;
+  }
+  std::vector<int64_t> dims;
+  int64_t elements = 1;
+  for (uint64_t d : t.dims()) {
+    if (d > values.size() && d != 0) {
+      throw DataLossError(str_cat(context, ": string tensor shape does not match its ",
+                                  values.size(), " elements"));
+    }
+    dims.push_back(static_cast<int64_t>(d));
+    elements *= static_cast<int64_t>(d);
+    if (elements > static_cast<int64_t>(values.size())) break;
+  }
+  if (elements != static_cast<int64_t>(values.size()) ||
+      dims.size() != static_cast<size_t>(t.dims().size())) {
+    throw DataLossError(
+        str_cat(context, ": string tensor shape does not match its ", values.size(), " elements"));
+  }
+  return Tensor::from_strings(values, Shape(std::move(dims)));
+}
+
+}  // namespace
+
 void to_proto(const Tensor& t, lm::Tensor& out) {
   if (!t.defined()) {
     out.set_undefined(true);
@@ -47,6 +99,10 @@ void to_proto(const Tensor& t, lm::Tensor& out) {
   }
   out.set_dtype(static_cast<uint64_t>(t.dtype()));
   for (int64_t d : t.shape().dims()) out.add_dims(static_cast<uint64_t>(d));
+  if (t.dtype() == DType::kString) {
+    out.set_data(encode_strings(t));
+    return;
+  }
   out.set_data(static_cast<const char*>(t.raw_data()), t.nbytes());
 }
 
@@ -56,6 +112,7 @@ Tensor from_proto(const lm::Tensor& t, int64_t* budget, const std::string& conte
   const std::string& data = t.data();
   // The data length bounds the element count, so no shape beyond the bytes present is built.
   std::vector<int64_t> dims;
+  if (dtype == DType::kString) return decode_strings(t, budget, context);
   uint64_t elements = 1;
   bool overflow = false;
   for (uint64_t d : t.dims()) {

@@ -1,9 +1,11 @@
 #include "tfcc/keras/layers/preprocessing.h"
 
 #include "tfcc/keras/engine/config_schema.h"
+#include "tfcc/keras/layers/adapt_util.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/reduction/reduction.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc::keras::layers {
@@ -104,6 +106,49 @@ void Normalization::build(const PartialShape& input_shape) {
   };
   mean_ = stat(*options_.mean, "mean");
   variance_ = stat(*options_.variance, "variance");
+}
+
+void Normalization::adapt_batches(const std::vector<Tensor>& batches) {
+  TFCC_REQUIRE(FailedPreconditionError, !options_.mean,
+               "Normalization: cannot adapt a layer made with mean and variance");
+  TFCC_CHECK_ARG(!batches.empty(), "Normalization: adapt needs data");
+  std::vector<int64_t> dims = batches[0].shape().dims();
+  if (!built()) {
+    if (!dims.empty()) dims[0] = -1;
+    maybe_build({PartialShape(dims)});
+  }
+  // Per kept element: sum and sum of squares (float64) over the other axes of every batch.
+  std::vector<int64_t> reduce;
+  for (size_t i = 0; i < broadcast_shape_.size(); ++i) {
+    if (broadcast_shape_[i] == 1) reduce.push_back(static_cast<int64_t>(i));
+  }
+  Tensor sum, sum_sq;
+  int64_t count = 0;
+  for (const Tensor& b : batches) {
+    TFCC_CHECK_ARG(b.rank() == static_cast<int>(broadcast_shape_.size()),
+                   "Normalization: adapt batches must have rank ", broadcast_shape_.size(),
+                   ", got ", b.shape().to_string());
+    Tensor x = cast(b, float64);
+    Tensor s = reduce_sum(x, Axes(reduce), true),
+           q = reduce_sum(multiply(x, x), Axes(reduce), true);
+    sum = sum.defined() ? add(sum, s) : s;
+    sum_sq = sum_sq.defined() ? add(sum_sq, q) : q;
+    count += b.num_elements() / std::max<int64_t>(s.num_elements(), 1);
+  }
+  TFCC_CHECK_ARG(count > 0, "Normalization: adapt needs at least one value");
+  Tensor mean = divide(sum, static_cast<double>(count));
+  Tensor variance =
+      maximum(subtract(divide(sum_sq, static_cast<double>(count)), multiply(mean, mean)), 0.0);
+  const Shape kept = mean_var_.shape();
+  mean_var_.assign(cast(reshape(mean, kept.dims()), mean_var_.dtype()));
+  variance_var_.assign(cast(reshape(variance, kept.dims()), variance_var_.dtype()));
+  count_.assign(Tensor::scalar<int64_t>(count));
+}
+
+void Normalization::adapt(const Tensor& data) { adapt_batches({data}); }
+
+void Normalization::adapt(const data::Dataset& data) {
+  adapt_batches(internal::adapt_batches(data));
 }
 
 Tensor Normalization::call(const Tensor& inputs, bool) {

@@ -53,8 +53,11 @@ bool is_nested_layer_key(const std::string& key) {
 // tfcc's config of a layer (Keras 2 spellings) in Keras 3's.
 Json keras3_layer_config(const std::string& cls, const Json& config) {
   Json out = Json::object();
+  // Keras 3's Discretization writes its dtype by name and no trainable key.
+  const bool plain_dtype = cls == "InputLayer" || cls == "Discretization";
   for (const auto& [key, value] : config.members("layer config")) {
-    if (key == "dtype" && cls != "InputLayer" && value.type() == Json::Type::kString) {
+    if (key == "trainable" && cls == "Discretization") continue;
+    if (key == "dtype" && !plain_dtype && value.type() == Json::Type::kString) {
       out.set(key, dtype_policy(value.as_string()));
     } else if (key == "batch_input_shape") {
       if (cls == "InputLayer") out.set("batch_shape", value);  // others: an InputLayer entry

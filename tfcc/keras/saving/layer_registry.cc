@@ -7,12 +7,14 @@
 #include "tfcc/keras/layers/activation_layers.h"
 #include "tfcc/keras/layers/advanced_activations.h"
 #include "tfcc/keras/layers/attention.h"
+#include "tfcc/keras/layers/categorical.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/conv3d.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
 #include "tfcc/keras/layers/group_normalization.h"
 #include "tfcc/keras/layers/lambda_layer.h"
+#include "tfcc/keras/layers/lookup.h"
 #include "tfcc/keras/layers/masking.h"
 #include "tfcc/keras/layers/merge_layers.h"
 #include "tfcc/keras/layers/merging.h"
@@ -25,6 +27,7 @@
 #include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
 #include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/text_vectorization.h"
 #include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
@@ -117,6 +120,12 @@ std::map<std::string, LayerFactory> builtins() {
   m["AveragePooling3D"] = layers::AveragePooling3D::from_config;
   m["GlobalAveragePooling3D"] = layers::GlobalAveragePooling3D::from_config;
   m["GlobalMaxPooling3D"] = layers::GlobalMaxPooling3D::from_config;
+  m["CategoryEncoding"] = layers::CategoryEncoding::from_config;
+  m["Hashing"] = layers::Hashing::from_config;
+  m["Discretization"] = layers::Discretization::from_config;
+  m["StringLookup"] = layers::StringLookup::from_config;
+  m["IntegerLookup"] = layers::IntegerLookup::from_config;
+  m["TextVectorization"] = layers::TextVectorization::from_config;
   return m;
 }
 

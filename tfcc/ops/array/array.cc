@@ -175,7 +175,7 @@ void register_array_ops(OpRegistry& r) {
   r.add("Shape")
       .input("input", "T")
       .output("output", "out_type")
-      .type_attr("T", kAllTypes)
+      .type_attr("T", kAllTypesAndString)
       .attr("out_type", AttrType::kType, int32)
       .shape_fn(shape_shape)
       .cpu_kernels(array_cpu_kernel)
@@ -183,7 +183,7 @@ void register_array_ops(OpRegistry& r) {
   r.add("Size")
       .input("input", "T")
       .output("output", "out_type")
-      .type_attr("T", kAllTypes)
+      .type_attr("T", kAllTypesAndString)
       .attr("out_type", AttrType::kType, int32)
       .shape_fn([](const InferenceContext& c) -> std::vector<OutputSpec> {
         return {{out_type(c), PartialShape(std::vector<int64_t>{})}};
@@ -193,7 +193,7 @@ void register_array_ops(OpRegistry& r) {
   r.add("Rank")
       .input("input", "T")
       .output("output", int32)
-      .type_attr("T", kAllTypes)
+      .type_attr("T", kAllTypesAndString)
       .shape_fn([](const InferenceContext&) -> std::vector<OutputSpec> {
         return {{int32, PartialShape(std::vector<int64_t>{})}};
       })

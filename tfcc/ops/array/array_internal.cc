@@ -39,11 +39,11 @@ Tensor call1(const char* name, std::initializer_list<Tensor> ins, Attrs attrs, L
   return dispatch1(op, in, std::move(attrs), loc);
 }
 
-OpDef& unary_array(OpRegistry& r, const std::string& name) {
+OpDef& unary_array(OpRegistry& r, const std::string& name, bool strings) {
   return r.add(name)
       .input("input", "T")
       .output("output", "T")
-      .type_attr("T", kAllTypes)
+      .type_attr("T", strings ? kAllTypesAndString : kAllTypes)
       .cpu_kernels(array_cpu_kernel);
 }
 

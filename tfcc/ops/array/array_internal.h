@@ -71,6 +71,7 @@ Tensor call1(const char* name, std::initializer_list<Tensor> ins, Attrs attrs,
              std::source_location loc);
 /// Registers `name` as a one-input, one-output op over all types with the array CPU kernels;
 /// the caller adds attributes, the shape function and the gradient.
-OpDef& unary_array(OpRegistry& r, const std::string& name);
+/// `strings`: the op only moves elements, so it also takes string tensors.
+OpDef& unary_array(OpRegistry& r, const std::string& name, bool strings = true);
 
 }  // namespace tfcc

@@ -185,7 +185,7 @@ void register_concat_split_ops(OpRegistry& r) {
   r.add("ConcatV2")
       .variadic_input("values", "T")
       .output("output", "T")
-      .type_attr("T", kAllTypes)
+      .type_attr("T", kAllTypesAndString)
       .attr("axis", AttrType::kInt)
       .shape_fn(concat_shape)
       .cpu_kernels(array_cpu_kernel)

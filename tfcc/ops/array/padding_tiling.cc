@@ -153,7 +153,7 @@ std::vector<OutputSpec> reverse_shape(const InferenceContext& c) {
 }  // namespace
 
 void register_array_padding_ops(OpRegistry& r) {
-  unary_array(r, "Pad")
+  unary_array(r, "Pad", /*strings=*/false)
       .attr("paddings", AttrType::kInts)
       .attr("constant_values", AttrType::kFloat, 0.0)
       .shape_fn(pad_shape)

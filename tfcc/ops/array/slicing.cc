@@ -222,14 +222,16 @@ void register_slicing_ops(OpRegistry& r) {
   r.add("Slice")
       .input("input", "T")
       .output("output", "T")
-      .type_attr("T", kAllTypes)
+      .type_attr("T", kAllTypesAndString)
       .attr("begin", AttrType::kInts)
       .attr("size", AttrType::kInts)
       .shape_fn(slice_shape)
       .cpu_kernels(array_cpu_kernel)
       .gradient(slice_grad);
-  slice_attrs(
-      r.add("StridedSlice").input("input", "T").output("output", "T").type_attr("T", kAllTypes))
+  slice_attrs(r.add("StridedSlice")
+                  .input("input", "T")
+                  .output("output", "T")
+                  .type_attr("T", kAllTypesAndString))
       .shape_fn(strided_slice_shape)
       .cpu_kernels(array_cpu_kernel)
       .gradient([](const GradContext& g) -> std::vector<Tensor> {

@@ -72,7 +72,7 @@ void register_formulas(OpRegistry& r, formula::List<Ops...>) {
 
 void register_binary_ops(OpRegistry& r) {
   register_formulas(r, formula::BinaryFormulas{});
-  const std::vector<DType> all = {float32, float64, int32, int64, uint8, bool_};
+  const std::vector<DType> all = {float32, float64, int32, int64, uint8, bool_, string};
   comparison_op(r, "Equal", all);
   comparison_op(r, "NotEqual", all);
   comparison_op(r, "Less", kNumericTypes);

@@ -176,6 +176,9 @@ KernelFn comparison_kernel(const std::string& op) {
 }  // namespace
 
 KernelFn binary_cpu_kernel(const std::string& op, DType dtype) {
+  // Strings compare by their bytes (the strings family's kernels; kept out of this file so its
+  // numeric kernels compile exactly as before).
+  if (dtype == DType::kString) return string_comparison_kernel(op);
   if (op == "LogicalAnd") return [](KernelContext& c) { binary_loop<bool, bool>(c, AndF{}); };
   if (op == "LogicalOr") return [](KernelContext& c) { binary_loop<bool, bool>(c, OrF{}); };
   return visit_dtype(dtype, [&]<typename T>() -> KernelFn {

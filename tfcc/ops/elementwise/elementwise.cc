@@ -71,7 +71,7 @@ void register_elementwise_ops(OpRegistry& r) {
       .input("t", "T")
       .input("e", "T")
       .output("output", "T")
-      .type_attr("T", {float32, float64, int32, int64, uint8, bool_})
+      .type_attr("T", {float32, float64, int32, int64, uint8, bool_, string})
       .shape_fn(select_shape)
       .cpu_kernels(elementwise_cpu_kernel)
       .gradient(select_grad);

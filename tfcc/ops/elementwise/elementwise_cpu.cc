@@ -152,6 +152,7 @@ void add_n_kernel(KernelContext& ctx) {
 }  // namespace
 
 KernelFn elementwise_cpu_kernel(const std::string& op, DType dtype) {
+  if (dtype == DType::kString) return op == "SelectV2" ? select_kernel<TString> : nullptr;
   return visit_dtype(dtype, [&]<typename T>() -> KernelFn {
     if (op == "Cast") return cast_kernel<T>;
     if (op == "SelectV2") return select_kernel<T>;

@@ -30,6 +30,7 @@ struct Case {
   std::vector<std::vector<int64_t>> inputs;
   bool int_input = false;
   bool in_model = true;  // false: cells and InputLayer, called on tensors only
+  int string_input = 0;  // 1: string tokens, 2: texts of tokens
 };
 
 // A Lambda whose function is registered under its name (before any test runs: each test may
@@ -238,6 +239,36 @@ std::vector<Case> cases() {
        {{3, 4, 2, 2}}},
       {"GlobalAveragePooling3D", l(GlobalAveragePooling3D({.keepdims = true})), {{2, 3, 2, 4}}},
       {"GlobalMaxPooling3D", l(GlobalMaxPooling3D()), {{2, 3, 2, 4}}},
+      {"CategoryEncoding", l(CategoryEncoding(30, {.output_mode = "count"})), {{4}}, true},
+      {"Hashing", l(Hashing(3, {.mask_value = "a"})), {{4}}, false, true, 1},
+      {"Discretization",
+       l(Discretization({.bin_boundaries = std::vector<double>{-0.5, 0, 0.5}})),
+       {{3}}},
+      {"StringLookup",
+       l(StringLookup({.num_oov_indices = 2,
+                       .mask_token = std::string(),
+                       .oov_token = "<?>",
+                       .vocabulary = {"a", "b", "c"}})),
+       {{4}},
+       false,
+       true,
+       1},
+      {"IntegerLookup",
+       l(IntegerLookup({.max_tokens = 8,
+                        .vocabulary = {3, 5, 7, 11},
+                        .output_mode = "multi_hot",
+                        .pad_to_max_tokens = true})),
+       {{4}},
+       true},
+      {"TextVectorization",
+       l(TextVectorization({.max_tokens = 20,
+                            .ngrams = {1, 2},
+                            .output_sequence_length = 6,
+                            .vocabulary = {"a", "b", "a b", "zz"}})),
+       {{1}},
+       false,
+       true,
+       2},
   };
 }
 
@@ -249,6 +280,18 @@ Tensors example_inputs(const Case& c, int64_t batch) {
     shape.insert(shape.end(), dims.begin(), dims.end());
     Tensor x = random::uniform(shape, -1, 1, float32, seed++);
     if (c.int_input) x = cast(random::uniform(shape, 0, 30, float32, seed++), int32);
+    if (c.string_input) {
+      // Tokens (some out of any vocabulary), or texts of three of them.
+      const std::vector<std::string> pick = {"a", "b", "c", "zz", "Q!"};
+      std::vector<std::string> text;
+      for (int32_t i :
+           cast(random::uniform(shape, 0, 5, float32, seed++), int32).to_vector<int32_t>()) {
+        text.push_back(c.string_input == 1 ? pick[static_cast<size_t>(i)]
+                                           : pick[static_cast<size_t>(i)] + " " +
+                                                 pick[static_cast<size_t>(4 - i)] + " a");
+      }
+      x = Tensor::from_strings(text, Shape(shape));
+    }
     xs.push_back(x);
   }
   return xs;
@@ -311,7 +354,9 @@ TEST(LayerConfig, ModelsOfEachLayerSaveAndLoadInBothFormats) {
     SCOPED_TRACE(c.class_name);
     KerasTensors inputs;
     for (const auto& dims : c.inputs) {
-      inputs.push_back(Input(dims, {.dtype = c.int_input ? int32 : float32}));
+      inputs.push_back(Input(dims, {.dtype = c.string_input ? string
+                                             : c.int_input  ? int32
+                                                            : float32}));
     }
     Model model(inputs, c.make()->apply(inputs));
     const Tensors xs = example_inputs(c, 3);

@@ -24,6 +24,8 @@ tensorflow::DataType tf_dtype(DType dtype) {
       return tensorflow::DT_BOOL;
     case DType::kBFloat16:
       return tensorflow::DT_BFLOAT16;
+    case DType::kString:
+      return tensorflow::DT_STRING;
   }
   throw InternalError(str_cat("tf_dtype: dtype number ", static_cast<int>(dtype)));
 }
@@ -42,6 +44,10 @@ void set_tensor(const Tensor& t, tensorflow::TensorProto* out) {
   out->Clear();
   out->set_dtype(tf_dtype(t.dtype()));
   set_shape(t.shape(), out->mutable_tensor_shape());
+  if (t.dtype() == DType::kString) {  // string_val, one per element (TensorFlow's form)
+    for (std::string_view v : t.to_vector<std::string_view>()) out->add_string_val(std::string(v));
+    return;
+  }
   out->set_tensor_content(static_cast<const char*>(t.raw_data()), t.nbytes());
 }
 

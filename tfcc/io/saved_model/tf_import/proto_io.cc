@@ -121,6 +121,18 @@ Tensor tensor_from_proto(const tensorflow::TensorProto& t, int64_t* budget,
   }
   *budget -= bytes;
   const Shape shape(dims);
+  if (dtype == string) {  // string_val: one per element, or one repeated
+    const int64_t count = t.string_val_size();
+    if (count > n || (count == 0 && n > 0)) {
+      throw InvalidArgumentError(
+          str_cat(context, ": tensor holds ", count, " strings for ", n, " elements"));
+    }
+    std::vector<std::string> values;
+    for (int64_t i = 0; i < n; ++i) {
+      values.push_back(t.string_val(static_cast<int>(std::min(i, count - 1))));
+    }
+    return Tensor::from_strings(values, shape);
+  }
   if (!t.tensor_content().empty()) {
     if (static_cast<int64_t>(t.tensor_content().size()) != bytes) {
       throw InvalidArgumentError(str_cat(context, ": tensor_content has ",
@@ -153,6 +165,8 @@ Tensor tensor_from_proto(const tensorflow::TensorProto& t, int64_t* budget,
     case bfloat16:
       fill_typed(static_cast<uint16_t*>(p), n, t.half_val(), context);
       break;
+    case string:
+      break;  // handled above
   }
   return out;
 }

@@ -114,6 +114,15 @@ def layers():
         L.AveragePooling3D(2, strides=(1, 2, 1)),
         L.GlobalAveragePooling3D(keepdims=True),
         L.GlobalMaxPooling3D(),
+        L.CategoryEncoding(30, output_mode="count"),
+        L.Hashing(3, mask_value="a"),
+        L.Discretization(bin_boundaries=[-0.5, 0.0, 0.5], epsilon=0.02),
+        L.StringLookup(num_oov_indices=2, mask_token="", oov_token="<?>",
+                       vocabulary=["a", "b", "c"]),
+        L.IntegerLookup(max_tokens=8, vocabulary=[3, 5, 7, 11], output_mode="multi_hot",
+                        pad_to_max_tokens=True),
+        L.TextVectorization(max_tokens=20, ngrams=2, output_sequence_length=6,
+                            vocabulary=["a", "b", "a b", "zz"]),
     ]
 
 
