@@ -4,10 +4,12 @@
 #   install: `cmake --install BUILD --prefix WORK/prefix`, plus a pkg-config build of hello.cc
 #   deb:     `cpack -G DEB` on BUILD, the package unpacked by `dpkg -x` into WORK/root, its
 #            declared dependencies checked, the consumer built against WORK/root/usr
-#   shared:  tfcc configured again in WORK-tfcc (kept between runs) with -DBUILD_SHARED_LIBS=ON,
-#            the library and the CLI only, with BUILD's compile options, so ccache serves BUILD's
-#            objects (the layers are compiled with hidden visibility in both), installed into
-#            WORK/prefix; the consumer then links libtfcc.so, and only what tfcc/export.h exports
+#   shared:  tfcc configured again in $TFCC_SHARED_BUILD_DIR (default BUILD-shared, kept between
+#            runs) with -DBUILD_SHARED_LIBS=ON, the library and the CLI only, with BUILD's compile
+#            options, so ccache serves BUILD's objects (the layers are compiled with hidden
+#            visibility in both; a sibling of BUILD, so that CCACHE_BASEDIR's relative paths are
+#            the same), installed into WORK/prefix; the consumer then links libtfcc.so, and only
+#            what tfcc/export.h exports
 # Both check `tfcc --version`, that no -march flag reaches the installed package's interface, and
 # that every header an installed header includes is installed.
 # usage: consumer_test.sh install|deb|shared BUILD_DIR SOURCE_DIR WORK_DIR VERSION [CMAKE_ARGS...]
@@ -46,7 +48,7 @@ case $mode in
   shared)
     # The environment's CCACHE_BASEDIR (the one BUILD was built with) is kept here, so the
     # library's compiles hash as BUILD's did.
-    shared_build=$work-tfcc
+    shared_build=${TFCC_SHARED_BUILD_DIR:-$build-shared}
     cmake -S "$source_dir" -B "$shared_build" -DBUILD_SHARED_LIBS=ON -DTFCC_BUILD_TESTS=OFF \
       -DTFCC_BUILD_EXAMPLES=OFF -DTFCC_BUILD_BENCHMARKS=OFF "$@" > "$work/configure_tfcc.log" 2>&1 ||
       { cat "$work/configure_tfcc.log"; echo "FAIL: configuring the shared build"; exit 1; }
