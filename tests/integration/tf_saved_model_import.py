@@ -1,6 +1,9 @@
 """Writes the SavedModels that tfcc must load: TensorFlow 2.21 / Keras 3 builds each model, saves it
 both with `model.export()` and `tf.saved_model.save()`, and writes an input (x.npy) and TF's output
-(y.npy) beside it.
+(y.npy) beside it. `tf1` is a TensorFlow 1 graph (tf.compat.v1: placeholders, Session, Saver)
+saved by SavedModelBuilder twice: with reference variables (VariableV2) under a Saver whose
+checkpoint keys differ from the variables' names, and with resource variables under the default
+Saver.
 
     python tf_saved_model_import.py make OUT_DIR [MODEL ...]
     python tf_saved_model_import.py compare EXPECTED.npy ACTUAL.npy
@@ -14,7 +17,51 @@ import sys
 
 import numpy as np
 
-MODELS = ["cnn", "lstm", "mobilenetv2", "resnet50", "transformer"]
+MODELS = ["cnn", "lstm", "mobilenetv2", "resnet50", "transformer", "tf1"]
+
+
+def make_tf1(tf, d):
+    """A conv + dense classifier written with TensorFlow 1's API: no object graph in the SavedModel,
+    variables restored by the Saver's RestoreV2 / Assign subgraph."""
+    tf1 = tf.compat.v1
+    rng = np.random.default_rng(3)
+    x_value = rng.standard_normal((4, 8, 8, 1)).astype(np.float32)
+    ys = None
+    for variant, resource in (("ref", False), ("resource", True)):
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [None, 8, 8, 1], name="x")
+
+            def var(name, shape):
+                init = rng.standard_normal(shape).astype(np.float32) * 0.3
+                return tf1.get_variable(name, initializer=init, use_resource=resource)
+
+            k = var("conv/kernel", (3, 3, 1, 4))
+            b = var("conv/bias", (4,))
+            w = var("dense/kernel", (64, 3))
+            c = var("dense/bias", (3,))
+            h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, k, 1, "SAME"), b))
+            h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+            y = tf.nn.softmax(tf.matmul(tf.reshape(h, [-1, 64]), w) + c, name="y")
+            # Reference variables: keys unlike the names, so only the RestoreV2 mapping finds them.
+            saver = None if resource else tf1.train.Saver({f"ckpt/{v.op.name}": v for v in (k, b, w, c)})
+            with tf1.Session(graph=g) as sess:
+                sess.run(tf1.global_variables_initializer())
+                # Same values in both variants: the second reuses the first's initial values.
+                if ys is not None:
+                    for v, value in zip((k, b, w, c), values):
+                        v.load(value, sess)
+                values = sess.run([k, b, w, c])
+                out = sess.run(y, {x: x_value})
+                builder = tf1.saved_model.Builder(os.path.join(d, variant))
+                sig = tf1.saved_model.predict_signature_def({"x": x}, {"y": y})
+                builder.add_meta_graph_and_variables(
+                    sess, ["serve"], signature_def_map={"serving_default": sig}, saver=saver)
+                builder.save()
+        if ys is None:
+            ys = out
+        assert np.allclose(ys, out, rtol=1e-6), "tf1: the two variants disagree"
+    return x_value, ys
 
 
 def build(name, keras):
@@ -78,6 +125,18 @@ def make(out, names):
         done = os.path.join(d, "done")
         if os.path.exists(done) and open(done).read() == digest:
             print(f"{name}: up to date")
+            continue
+        if name == "tf1":
+            import shutil
+
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            x, ys = make_tf1(tf, d)
+            np.save(os.path.join(d, "x.npy"), x)
+            np.save(os.path.join(d, "y.npy"), ys)
+            with open(done, "w") as f:
+                f.write(digest)
+            print(f"{name}: written")
             continue
         np.random.seed(1)
         keras.utils.set_random_seed(1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TensorFlow 2.21 / Keras 3 writes SavedModels (model.export() and tf.saved_model.save) of the
 # seed CNN, an Embedding + LSTM classifier, MobileNetV2, ResNet50 and a small Transformer
-# encoder; `tfcc saved-model run` runs each and must match TensorFlow's output within 1e-4
+# encoder, and a TensorFlow 1 graph (Saver-restored reference and resource variables);
+# `tfcc saved-model run` runs each and must match TensorFlow's output within 1e-4
 # (relative to the output's scale). Models are kept in BUILD_DIR/tf_saved_models and rewritten
 # only when the generating script changes. Uses tensorflow-cpu from BUILD_DIR/tf-venv (installed
 # here with pip if missing); exits 77 (ctest: skipped) with a visible message only if TensorFlow
@@ -27,8 +28,10 @@ ensure_tf_venv "$BUILD" "SavedModel import"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_tf_import.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 status=0
-for model in cnn lstm mobilenetv2 resnet50 transformer; do
-  for variant in export tfsave; do
+for model in cnn lstm mobilenetv2 resnet50 transformer tf1; do
+  variants="export tfsave"
+  [ "$model" = tf1 ] && variants="ref resource"
+  for variant in $variants; do
     name="$model/$variant"
     out="$WORK/${model}_$variant.npy"
     if "$TFCC" saved-model run "$MODELS_DIR/$model/$variant" --input "$MODELS_DIR/$model/x.npy" \

@@ -8,7 +8,9 @@
 //   $ tfcc saved-model ops                               # TensorFlow ops tfcc imports (Markdown)
 //
 // DIR may be a TensorFlow SavedModel (saved_model.pb, from tf.saved_model.save or Keras'
-// model.export()): `show` then prints what `saved_model_cli show --all` prints.
+// model.export(), or a TensorFlow 1 SavedModelBuilder): `show` then prints what
+// `saved_model_cli show --all` prints (`--all` is accepted, for scripts written for
+// saved_model_cli; it is what `show` always prints).
 //
 // Inputs are .npy files, or one array of an .npz archive as `name=file.npz[array]`. Without
 // --output / --output_dir the results are printed. Errors exit with status 1 and a message naming
@@ -29,7 +31,7 @@ namespace tfcc::tools {
 namespace {
 
 const char* kUsage =
-    "usage: tfcc saved-model show DIR [--signature NAME] [--graph]\n"
+    "usage: tfcc saved-model show DIR [--all] [--signature NAME] [--graph]\n"
     "       tfcc saved-model run DIR [--signature NAME] --input NAME=FILE.npy[...]\n"
     "                            [--output FILE.npy | --output_dir DIR]\n"
     "       tfcc saved-model ops\n"
@@ -209,6 +211,8 @@ int run_saved_model(const std::vector<std::string>& args) {
       output_dir = value();
     } else if (a == "--graph" && args[0] == "show") {
       graphs = true;
+    } else if (a == "--all" && args[0] == "show") {
+      // saved_model_cli's spelling: everything is what `show` prints anyway.
     } else {
       std::cerr << "tfcc saved-model: unknown argument '" << a << "'\n" << kUsage;
       return 2;

@@ -237,9 +237,9 @@ LoadedModel load_from_bytes(const std::string& bytes, const std::string& dir,
         s.name, Signature(s.name, example, s.inputs, s.outputs,
                           [cache](std::span<const Tensor> in) { return cache->get(in); }));
   }
-  for (const auto& [id, v] : m->variables->variables()) {
-    out.variables.push_back(v);
-    out.variable_keys.push_back(m->variables->keys().at(id));
+  for (const VariableStore::Restored& r : m->variables->restored()) {
+    out.variables.push_back(r.variable);
+    out.variable_keys.push_back(r.key);
   }
   return out;
 }

@@ -144,6 +144,13 @@ std::string ops_markdown() {
       "Each op is followed by up to five of the nodes that use it (`function/node`, or the "
       "node name alone at top level). Only nodes that a signature's outputs reach are "
       "converted (and checked): dead code in the file does not matter.\n\n"
+      "Variables are restored from `variables/` by TensorFlow 2's object graph (a "
+      "`VarHandleOp` bound to a saved concrete function -> its `VARIABLE_VALUE` checkpoint key) "
+      "or, in a TensorFlow 1 SavedModel (no object graph: `tf.compat.v1` SavedModelBuilder, "
+      "Estimator exports), by the Saver's restore subgraph (`RestoreV2` `tensor_names[i]` -> "
+      "`Assign` / `AssignVariableOp` of the `VariableV2` / `VarHandleOp` node), falling back to "
+      "the node's `shared_name` or name. Partitioned (sliced) variables are an "
+      "`UnimplementedError`.\n\n"
       "| TensorFlow op | tfcc | outputs | stripped defaults |\n|---|---|---|---|\n";
   for (const OpRow* r : all_ops()) {
     std::string outs, defs;

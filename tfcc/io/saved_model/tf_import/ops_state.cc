@@ -23,8 +23,16 @@ std::vector<Value> konst(NodeContext& c) {
 
 std::vector<Value> var_handle(NodeContext& c) {
   if (!c.state.variables) c.unsupported("a variable outside a SavedModel");
-  Variable v = c.state.variables->handle(c.node.name(), str_cat(c.state.path, ": ", c.where));
+  Variable v = c.state.variables->handle(c.node, str_cat(c.state.path, ": ", c.where));
   return {Value{{}, v, false}};
+}
+
+// A TensorFlow 1 reference variable: both its value (what its consumers read) and the variable
+// (what Assign writes).
+std::vector<Value> ref_variable(NodeContext& c) {
+  if (!c.state.variables) c.unsupported("a variable outside a SavedModel");
+  Variable v = c.state.variables->handle(c.node, str_cat(c.state.path, ": ", c.where));
+  return {Value{v.read_value(), v, false}};
 }
 
 std::vector<Value> assign(NodeContext& c, const char* how) {
@@ -121,6 +129,20 @@ void add_state_ops(std::vector<OpRow>& rows) {
                   }});
   rows.push_back({"AssignSubVariableOp", {}, {}, "AssignSubVariableOp", [](NodeContext& c) {
                     return assign(c, "sub");
+                  }});
+  rows.push_back({"VariableV2",
+                  {"ref"},
+                  {{"container", attr_s("")}, {"shared_name", attr_s("")}},
+                  "its restored value (TensorFlow 1 Saver -> checkpoint key)",
+                  ref_variable});
+  rows.push_back({"Assign",
+                  {"output_ref"},
+                  {{"validate_shape", attr_b(true)}, {"use_locking", attr_b(true)}},
+                  "Variable::assign (a TensorFlow 1 reference variable)",
+                  [](NodeContext& c) {
+                    assign(c, "set");
+                    const Variable& v = c.var(0);
+                    return std::vector<Value>{Value{v.read_value(), v, false}};
                   }});
   rows.push_back({"TensorListFromTensor",
                   {"output_handle"},

@@ -444,24 +444,3 @@ TEST(TfImportTest, FusedBatchNormInference) {
 
 }  // namespace
 }  // namespace tfcc::saved_model
-
-namespace tfcc::saved_model {
-namespace {
-
-// A variable no object-graph function binds (a TensorFlow 1 SavedModel) is reported, not
-// guessed at.
-TEST(TfImportTest, VariablesWithoutObjectGraphAreUnimplemented) {
-  Builder b = dense_model();
-  b.mg->clear_object_graph_def();
-  const std::string dir = tf_testing::temp_dir("tf1");
-  b.write(dir);
-  try {
-    load(dir);
-    FAIL() << "expected UnimplementedError";
-  } catch (const UnimplementedError& e) {
-    EXPECT_NE(std::string(e.what()).find("VarHandleOp 'kernel'"), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
-}  // namespace tfcc::saved_model
