@@ -5,7 +5,9 @@
 // NotFoundError. Every input must end in a loaded model or a tfcc::Error.
 //
 // fuzz/corpus/tf_saved_model_fuzz holds small SavedModels written by the importer's unit tests
-// (tests/unit/io/saved_model/tf_import).
+// (tests/unit/io/saved_model/tf_import), a Keras export, and two TensorFlow 1 SavedModels
+// (tests/integration/tf_saved_model_import.py's `tf1`: VariableV2 under a renaming Saver, and
+// resource variables) whose Saver subgraphs drive the RestoreV2 -> Assign key mapping.
 #include <cstddef>
 #include <cstdint>
 #include <string>

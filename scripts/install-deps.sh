@@ -14,6 +14,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libhdf5-dev nlohmann-json3-dev
   libeigen3-dev
+  python3-dev python3-venv
 )
 
 missing=()

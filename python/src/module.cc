@@ -1,0 +1,23 @@
+// The extension module tfcc._tfcc: the C++ half of the Python package (python/tfcc holds the
+// rest). Each bind_* lives in the file named after what it binds.
+#include <nanobind/nanobind.h>
+
+#include "convert.h"
+
+namespace tfcc::py {
+void bind_tensor(nb::module_& m);
+void bind_ops(nb::module_& m);
+void bind_errors(nb::module_& m);
+void bind_autodiff(nb::module_& m);
+void bind_function(nb::module_& m);
+}  // namespace tfcc::py
+
+NB_MODULE(_tfcc, m) {
+  m.doc() = "tfcc's C++ engine (use the tfcc package, not this module)";
+  tfcc::OpRegistry::global();  // registers and checks every op once, at import
+  tfcc::py::bind_errors(m);
+  tfcc::py::bind_tensor(m);
+  tfcc::py::bind_ops(m);
+  tfcc::py::bind_autodiff(m);
+  tfcc::py::bind_function(m);
+}
