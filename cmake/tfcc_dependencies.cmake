@@ -23,6 +23,8 @@ tfcc_dependency(Threads LIBS -pthread)
 tfcc_dependency(OpenMP LIBS -fopenmp)  # libgomp comes with g++
 tfcc_dependency(ZLIB PKG_CONFIG zlib DEB zlib1g-dev)
 tfcc_dependency(PNG PKG_CONFIG libpng DEB libpng-dev)
+tfcc_dependency(JPEG PKG_CONFIG libjpeg DEB libjpeg62-turbo-dev)
+tfcc_dependency(GIF PKG_CONFIG libgif DEB libgif-dev)
 tfcc_dependency(Protobuf PKG_CONFIG protobuf DEB libprotobuf-dev)
 # libhdf5 (Keras 3 .weights.h5): found and linked by path in tfcc/io/CMakeLists.txt (FindHDF5
 # needs the C language); the installed package links that path, tfcc.pc requires hdf5.

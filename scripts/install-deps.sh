@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake gcc g++ make ccache pkg-config
   libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  zlib1g-dev libpng-dev
+  zlib1g-dev libpng-dev libjpeg62-turbo-dev libgif-dev
   dataset-fashion-mnist
   libopenmpi-dev openmpi-bin
   clang clang-format libclang-rt-14-dev

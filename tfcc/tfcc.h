@@ -61,4 +61,6 @@
 #include "tfcc/ops/training/training.h"
 #include "tfcc/ops/unary/unary.h"
 #include "tfcc/platform/errors.h"
+#include "tfcc/io/image/image.h"
+#include "tfcc/ops/image/image.h"
 #pragma GCC visibility pop

@@ -11,14 +11,22 @@ void bind_ops(nb::module_& m);
 void bind_errors(nb::module_& m);
 void bind_autodiff(nb::module_& m);
 void bind_function(nb::module_& m);
+void bind_data(nb::module_& m);
+void bind_keras(nb::module_& m);
 }  // namespace tfcc::py
 
 NB_MODULE(_tfcc, m) {
   m.doc() = "tfcc's C++ engine (use the tfcc package, not this module)";
+  // A dataset's map function can reach the dataset again through its globals (the seed's
+  // `scale` and `train_data` share a module), a cycle through C++ that Python's GC cannot see,
+  // so such objects live until exit; nanobind's report of them at exit would be noise.
+  nanobind::set_leak_warnings(false);
   tfcc::OpRegistry::global();  // registers and checks every op once, at import
   tfcc::py::bind_errors(m);
   tfcc::py::bind_tensor(m);
   tfcc::py::bind_ops(m);
   tfcc::py::bind_autodiff(m);
   tfcc::py::bind_function(m);
+  tfcc::py::bind_data(m);
+  tfcc::py::bind_keras(m);
 }

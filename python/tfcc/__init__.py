@@ -18,6 +18,8 @@ from tfcc._tape import GradientTape, UnconnectedGradients
 from tfcc._function import Function, TensorSpec, function
 from tfcc._module import Module
 from tfcc import config
+from tfcc import data
+from tfcc import keras
 from tfcc import _api
 from tfcc import _signatures  # noqa: F401 - places its functions at TF's paths
 

@@ -76,8 +76,20 @@ def transformer():
     return keras.Model(tokens, keras.layers.Dense(4)(keras.layers.Flatten()(x)))
 
 
+# Masks: Embedding(mask_zero) into Bidirectional recurrent layers and TimeDistributed; the inputs
+# are padded with zeros (write()).
+def bilstm():
+    ids = keras.Input((12,), dtype="int32")
+    h = keras.layers.Embedding(50, 8, mask_zero=True)(ids)
+    h = keras.layers.Bidirectional(keras.layers.LSTM(8, return_sequences=True))(h)
+    h = keras.layers.TimeDistributed(keras.layers.Dense(4))(h)
+    h = keras.layers.Bidirectional(keras.layers.GRU(4), merge_mode="sum")(h)
+    return keras.Model(ids, keras.layers.Dense(3)(h))
+
+
 MODELS = {"cnn": seed_cnn, "lstm": lstm_classifier, "functional": functional,
-          "mobilenet_v2": mobilenet_v2, "resnet50": resnet50, "transformer": transformer}
+          "mobilenet_v2": mobilenet_v2, "resnet50": resnet50, "transformer": transformer,
+          "bilstm": bilstm}
 
 
 def inputs_for(model, rng):
@@ -125,6 +137,8 @@ def write(work, name):
         model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                       metrics=["accuracy"])
     xs = inputs_for(model, rng)
+    if name == "bilstm":  # padded sequences of lengths 12 and 5
+        xs[0][1, 5:] = 0
     for i, x in enumerate(xs):
         np.save(os.path.join(work, f"{name}_x{i}.npy"), x)
     np.save(os.path.join(work, f"{name}.npy"), predict(model, xs))

@@ -7,13 +7,13 @@
 # visible message only if TensorFlow cannot be had.
 #
 #   keras_file_interop.sh PATH/TO/keras_file_interop BUILD_DIR [MODEL...]
-# Models: cnn lstm functional mobilenet_v2 resnet50 transformer (default: all).
+# Models: cnn lstm functional mobilenet_v2 resnet50 transformer bilstm (default: all).
 set -euo pipefail
 
 TOOL=$1
 BUILD=$2
 shift 2
-MODELS=${*:-cnn lstm functional mobilenet_v2 resnet50 transformer}
+MODELS=${*:-cnn lstm functional mobilenet_v2 resnet50 transformer bilstm}
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$(dirname "$0")/tf_venv.sh"
 ensure_tf_venv "$BUILD" "Keras 3 files"

@@ -5,7 +5,10 @@
 # venv BUILD_DIR/python-venv, and runs pytest on python/tests. Exits 77 (ctest: skipped) with a
 # visible message only if pip cannot install nanobind, scikit-build-core, numpy and pytest.
 #
-#   python_frontend.sh BUILD_DIR SOURCE_DIR
+#   python_frontend.sh BUILD_DIR SOURCE_DIR [PYTEST_ARGS...]
+#
+# The full seed CNN run (minutes; checks >= 0.88 test accuracy) is opt-in:
+#   TFCC_FULL_TESTS=1 ctest -L full --output-on-failure
 set -euo pipefail
 
 BUILD=$(cd "$1" && pwd)
@@ -44,4 +47,4 @@ fi
 
 # Run from the build dir so that `import tfcc` is the installed package, not python/tfcc.
 cd "$BUILD"
-PYTHONDONTWRITEBYTECODE=1 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$SRC/python/tests"
+PYTHONDONTWRITEBYTECODE=1 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$SRC/python/tests" "${@:3}"

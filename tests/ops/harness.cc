@@ -9,6 +9,7 @@
 #include "tfcc/autodiff/gradient_checker.h"
 #include "tfcc/autodiff/gradient_tape.h"
 #include "tfcc/ops/registry.h"
+#include "tfcc/platform/parallel_runtime.h"
 
 namespace tfcc::conformance {
 
@@ -388,9 +389,22 @@ bool bitwise_equal(const Tensor& a, const Tensor& b) {
   return std::memcmp(a.raw_data(), b.raw_data(), a.nbytes()) == 0;
 }
 
+// Bit-for-bit parity compares two runs of the same kernels, so both must take the same parallel
+// runtime: left automatic, the runtime can change between the eager and the traced call when the
+// machine is busy (oneDNN split over tfcc's pool sums in another order). Pins the runtime the
+// process would use now (TFCC_PARALLEL_RUNTIME's, else the automatic choice) for the scope.
+class PinnedRuntime {
+ public:
+  PinnedRuntime() { parallel::force_runtime(parallel::runtime()); }
+  ~PinnedRuntime() { parallel::force_runtime(std::nullopt); }
+  PinnedRuntime(const PinnedRuntime&) = delete;
+  PinnedRuntime& operator=(const PinnedRuntime&) = delete;
+};
+
 }  // namespace
 
 void run_traced_parity(const OpRow& row) {
+  const PinnedRuntime pinned;
   int checked = 0;
   for (DType dtype : row.dtypes) {
     for (const Case& c : row.cases) {
@@ -459,6 +473,7 @@ void run_traced_parity(const OpRow& row) {
 
 void run_traced_gradient_parity(const OpRow& row) {
   if (!row_is_differentiable(row)) GTEST_SKIP() << row.name << " is not differentiable";
+  const PinnedRuntime pinned;
   int checked = 0;
   for (size_t ci = 0; ci < row.cases.size(); ++ci) {
     const Case& c = row.cases[ci];

@@ -71,12 +71,12 @@ void parallel_chunks(int64_t chunks, F&& fn) {
 /// The intra-op thread count of the calling thread (1 inside an OpenMP region).
 inline int intra_op_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
 
-/// oneDNN runs every primitive as one OpenMP parallel region; for a small problem that region
-/// costs more than the work, and on a busy machine its barrier waits for a descheduled thread.
-/// While one of these is alive, oneDNN calls made on this thread (primitive creation included:
-/// the caches key primitives by the thread count) run on this thread alone when `work_ns` is
-/// below 2 * parallel::kMinParallelWorkNs. Calls that do run parallel are counted in
-/// parallel::regions_started().
+/// Under the OpenMP runtime (onednn_split.h), oneDNN runs a primitive as one OpenMP region: for
+/// a small problem it costs more than the work, and on a busy machine its barrier
+/// waits for a descheduled thread. While one of these is alive, oneDNN calls made on this thread
+/// (primitive creation included: caches key primitives by the thread count) run on this thread
+/// alone when `work_ns` is below 2 * parallel::kMinParallelWorkNs. Calls that do run parallel
+/// are counted in parallel::regions_started().
 class OneDnnThreads {
  public:
   explicit OneDnnThreads(double work_ns) : saved_(omp_get_max_threads()) {

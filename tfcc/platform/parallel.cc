@@ -7,10 +7,16 @@
 // chunk, run serially: no thread ever waits for the pool to become free.
 #include "tfcc/platform/parallel.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <pthread.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -18,12 +24,24 @@
 #include <thread>
 #include <vector>
 
+#include "tfcc/platform/parallel_runtime.h"
+
 namespace tfcc::parallel {
 namespace {
 
 // Idle workers poll for this long before blocking: long enough to catch the next op of a step
 // (a few microseconds apart), short enough not to steal a busy machine's core for long.
-constexpr auto kSpin = std::chrono::microseconds(30);
+// TFCC_POOL_SPIN_US overrides it (0: block at once).
+std::chrono::microseconds spin_time() {
+  static const std::chrono::microseconds v = [] {
+    const char* e = std::getenv("TFCC_POOL_SPIN_US");
+    if (e == nullptr || *e == '\0') return std::chrono::microseconds(30);
+    char* end = nullptr;
+    const long us = std::strtol(e, &end, 10);
+    return std::chrono::microseconds(*end == '\0' && us >= 0 ? std::min(us, 100000L) : 30L);
+  }();
+  return v;
+}
 constexpr int kMaxWorkers = 255;
 
 constexpr uint64_t kIndexBits = 16;
@@ -55,20 +73,103 @@ int64_t chunk_bound(int64_t n, int64_t chunks, int64_t align, int64_t i) {
   return std::min(n, (b + align - 1) / align * align);
 }
 
-// Parallel loops run as OpenMP regions (the threads oneDNN uses) unless TFCC_PARALLEL_RUNTIME=pool
-// selects tfcc's own pool. The pool is what decision 13 asks for, but next to Debian's oneDNN it
-// loses: libgomp's threads spin about 3 ms after every oneDNN region (their wait policy is read
-// when libgomp loads, before tfcc runs), so on 2 cores a pool worker shares its core with a
-// spinning OpenMP thread, and the seed CNN's 2-thread step was 1.5x slower with the pool than
-// with OpenMP regions (docs/benchmark-history.md, "Busy cores"). Revisit with a oneDNN built on a thread-pool
-// runtime that can share tfcc's pool.
-bool use_openmp() {
-  static const bool v = [] {
+// Which runtime runs a region (parallel_runtime.h). Forced by TFCC_PARALLEL_RUNTIME ("pool",
+// "openmp") or force_runtime(); otherwise chosen from measured contention: OpenMP regions (with
+// oneDNN's own OpenMP regions) while this process's threads get their CPUs, tfcc's pool (with
+// oneDNN split over it, one OpenMP thread per call) once they wait for CPUs. Measured on the
+// 2-core VM (docs/benchmark-history.md, "oneDNN on tfcc's pool"): beside two busy loops the pool
+// ran the seed CNN fit 4-6x faster than OpenMP regions, but with the cores to itself it was
+// 0.5-0.9x on batch-64 CNN inference and the MLP fit, because two concurrent one-thread oneDNN
+// calls scale worse than one two-thread call.
+constexpr int kNotForced = -1;
+std::atomic<int> g_forced{kNotForced};
+
+int env_runtime() {
+  static const int v = [] {
     const char* e = std::getenv("TFCC_PARALLEL_RUNTIME");
-    return e == nullptr || std::string(e) != "pool";
+    const std::string s = e == nullptr ? "" : e;
+    if (s == "openmp") return static_cast<int>(Runtime::kOpenMp);
+    if (s == "pool") return static_cast<int>(Runtime::kPool);
+    return kNotForced;
   }();
   return v;
 }
+
+// Nanoseconds this process's threads have spent runnable but waiting for a CPU: the sum of the
+// second field of /proc/self/task/*/schedstat. -1 where the kernel does not provide it.
+int64_t run_queue_wait_ns() {
+  DIR* d = opendir("/proc/self/task");
+  if (d == nullptr) return -1;
+  int64_t sum = 0;
+  bool any = false;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    const std::string path = std::string("/proc/self/task/") + e->d_name + "/schedstat";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[128];
+    const ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = '\0';
+    unsigned long long run = 0, wait = 0;
+    if (std::sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+      sum += static_cast<int64_t>(wait);
+      any = true;
+    }
+  }
+  closedir(d);
+  return any ? sum : -1;
+}
+
+// The contention estimate: every 50 ms (checked by the thread that starts a region), the run-queue
+// wait of the process's threads per wall-clock second, smoothed; contended above 0.6 (60% of one
+// thread's time spent waiting), uncontended again below 0.35. Measured on the shared 2-core VM:
+// about 0.2 for a 2-thread run among other sessions' builds (OpenMP regions still fast there),
+// about 1 beside two busy loops (each of two threads runnable but waiting half the time).
+class Contention {
+ public:
+  bool contended() {
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    if (now >= next_.load(std::memory_order_relaxed)) refresh(now);
+    return contended_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr int64_t kPeriodNs = 50'000'000;
+
+  void refresh(int64_t now) {
+    std::unique_lock lock(mu_, std::try_to_lock);
+    if (!lock.owns_lock() || now < next_.load(std::memory_order_relaxed)) return;
+    next_.store(now + kPeriodNs, std::memory_order_relaxed);
+    const int64_t wait = run_queue_wait_ns();
+    if (wait < 0) return;
+    if (last_now_ > 0) {
+      const double rate = static_cast<double>(std::max<int64_t>(0, wait - last_wait_)) /
+                          static_cast<double>(now - last_now_);
+      rate_ = 0.5 * rate_ + 0.5 * rate;
+      const bool was = contended_.load(std::memory_order_relaxed);
+      contended_.store(was ? rate_ > 0.35 : rate_ > 0.6, std::memory_order_relaxed);
+    }
+    last_now_ = now;
+    last_wait_ = wait;
+  }
+
+  std::atomic<int64_t> next_{0};
+  std::atomic<bool> contended_{false};
+  std::mutex mu_;
+  int64_t last_now_ = 0, last_wait_ = 0;
+  double rate_ = 0;
+};
+
+Contention& contention() {
+  static Contention* c = new Contention;
+  return *c;
+}
+
+bool use_openmp() { return runtime() == Runtime::kOpenMp; }
 thread_local bool t_in_chunk = false;
 thread_local int t_cap = 0;
 
@@ -160,9 +261,13 @@ class Pool {
   }
 
   void worker_loop() {
+    // oneDNN calls made by chunks run on this thread alone (kernels::onednn_split). The name
+    // tells the pool's threads from others (libgomp's, in tests) in /proc and debuggers.
+    omp_set_num_threads(1);
+    pthread_setname_np(pthread_self(), "tfcc-pool");
     for (;;) {
       if (run_chunks()) continue;
-      const auto deadline = std::chrono::steady_clock::now() + kSpin;
+      const auto deadline = std::chrono::steady_clock::now() + spin_time();
       bool found = false;
       while (!found) {
         for (int i = 0; i < 64 && !found; ++i) {
@@ -197,34 +302,6 @@ class Pool {
   std::mutex error_mu_;
   std::exception_ptr error_;
 };
-
-// libgomp's idle threads spin about 3 ms before sleeping, unless it manages more threads than
-// there are CPUs: then it spins 100 iterations (documented under GOMP_SPINCOUNT; checked at every
-// wait). Its spin settings are read when it loads, before tfcc runs, so to make its threads
-// sleep at once tfcc starts one parked thread that has run a 2-thread region: its team's worker
-// stays in libgomp's count. Skipped when the user chose a wait policy or spin count.
-//
-// Only with the pool runtime: there it keeps oneDNN's threads from spinning against the pool's
-// workers; with OpenMP regions the spinning threads are the ones that run the next region, and
-// making them sleep cost more on a busy machine (docs/benchmark-history.md, "Busy cores").
-void make_openmp_threads_block() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (use_openmp() || std::getenv("OMP_WAIT_POLICY") != nullptr ||
-        std::getenv("GOMP_SPINCOUNT") != nullptr) {
-      return;
-    }
-    std::thread([] {
-#pragma omp parallel num_threads(2)
-      { (void)0; }
-      // Never destroyed: glibc's condition variable destructor would wait for this waiter at exit.
-      auto* mu = new std::mutex;
-      auto* never = new std::condition_variable;
-      std::unique_lock lock(*mu);
-      never->wait(lock, [] { return false; });
-    }).detach();
-  });
-}
 
 // One OpenMP region whose threads claim chunks from a shared counter (schedule(dynamic, 1)).
 void run_openmp(int64_t n, int64_t chunks, int64_t align, int threads, const RangeFn& fn) {
@@ -273,7 +350,6 @@ void parallel_for(int64_t n, double cost_per_item_ns, int max_threads, RangeFn f
       run_openmp(n, chunks, align, threads, fn);
       return;
     }
-    make_openmp_threads_block();
     if (chunks > 1 && Pool::get().run(n, chunks, align, threads, fn)) return;
   }
   fn(0, n);
@@ -285,9 +361,19 @@ void cap_calling_thread(int max_threads) { t_cap = std::max(max_threads, 0); }
 
 int calling_thread_cap() { return t_cap; }
 
-void note_region() {
-  make_openmp_threads_block();
-  g_regions.fetch_add(1, std::memory_order_relaxed);
+void note_region() { g_regions.fetch_add(1, std::memory_order_relaxed); }
+
+Runtime runtime() {
+  const int forced = g_forced.load(std::memory_order_relaxed);
+  if (forced != kNotForced) return static_cast<Runtime>(forced);
+  if (env_runtime() != kNotForced) return static_cast<Runtime>(env_runtime());
+  return contention().contended() ? Runtime::kPool : Runtime::kOpenMp;
 }
+
+void force_runtime(std::optional<Runtime> r) {
+  g_forced.store(r ? static_cast<int>(*r) : kNotForced, std::memory_order_relaxed);
+}
+
+bool contended() { return contention().contended(); }
 
 }  // namespace tfcc::parallel

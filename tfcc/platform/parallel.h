@@ -1,14 +1,14 @@
-// Intra-op parallelism for tfcc's own kernels (ARCHITECTURE.md, decision 13): a loop over
-// [0, n) runs on the calling thread unless its estimated work pays for waking other threads;
-// when it does, it is cut into more chunks than threads (4 per thread) and the threads claim
-// chunks from one atomic counter, so a thread that starts late (descheduled on a busy machine)
-// leaves its share to the others instead of owning a fixed slice.
+// Intra-op parallelism for tfcc's kernels (ARCHITECTURE.md, decision 13): a loop over [0, n)
+// runs on the calling thread unless its estimated work pays for waking other threads; when it
+// does, it is cut into more chunks than threads (4 per thread) and the threads claim chunks
+// from one atomic counter, so a thread that starts late (descheduled on a busy machine) leaves
+// its share to the others instead of owning a fixed slice.
 //
-// Two runtimes run the chunks. By default, one OpenMP region: the threads oneDNN also uses, so
-// the two never compete for cores (the region still ends at a barrier). With
-// TFCC_PARALLEL_RUNTIME=pool, tfcc's own pool: the caller waits only for chunks already running,
-// never for a worker to arrive, and idle workers spin 30 us and then block; it lost to OpenMP
-// next to oneDNN's spinning threads (parallel.cc says why).
+// Two runtimes run the chunks, chosen per region (parallel_runtime.h): tfcc's own pool, where
+// the caller waits only for chunks already running and idle workers spin 30 us, then block, and
+// oneDNN runs one OpenMP thread per slice (tfcc/ops/onednn_split.h) so libgomp starts no thread;
+// or one OpenMP region per loop, each large oneDNN primitive a region of its own. The pool once
+// this process's threads wait for CPUs, OpenMP regions otherwise (docs/threading.md).
 //
 //   tfcc::parallel::parallel_for(n, /*cost_per_item_ns=*/0.5, /*max_threads=*/2,
 //                                [&](int64_t lo, int64_t hi) { for (...) y[i] = x[i] + 1; });
@@ -67,7 +67,7 @@ void cap_calling_thread(int max_threads);
 /// The calling thread's cap (0: none).
 int calling_thread_cap();
 
-/// Counts a parallel region started outside this pool (a multi-threaded oneDNN call).
+/// Counts a parallel region started outside this pool (a oneDNN OpenMP region, openmp runtime).
 void note_region();
 
 }  // namespace tfcc::parallel

@@ -19,6 +19,7 @@
 #include "tfcc/io/checkpoint/bundle.h"
 #include "tfcc/io/checkpoint/checkpoint_reader.h"
 #include "tfcc/io/hdf5/reader.h"
+#include "tfcc/io/image/image.h"
 #include "tfcc/io/npy/npy.h"
 #include "tfcc/io/npy/zip.h"
 #include "tfcc/io/record/record_reader.h"
@@ -228,6 +229,25 @@ TEST(FuzzCorpusTest, KerasFileHdf5SeedsRead) {
         walk_hdf5(io::hdf5::Reader::open_image(member, "seed.keras/model.weights.h5").root());
       }
     }
+  });
+}
+
+// The image decoders' seeds (PNG and JPEG written by tfcc's encoders; GIF and BMP by
+// tests/unit/io/image/testdata/make_image_fixture.py, tfcc has no GIF or BMP writer).
+TEST(FuzzCorpusTest, ImageSeedsDecode) {
+  check_corpus("image_png_fuzz", [](const std::string& bytes) {
+    for (int channels : {0, 1, 3, 4}) {
+      io::decode_png(bytes, channels, channels == 3 ? int32 : uint8, "seed");
+    }
+  });
+  check_corpus("image_jpeg_fuzz", [](const std::string& bytes) {
+    io::decode_jpeg(bytes, {}, "seed");
+    io::decode_jpeg(bytes, {.channels = 1, .ratio = 2, .dct_method = "INTEGER_ACCURATE"}, "seed");
+  });
+  check_corpus("image_gif_fuzz", [](const std::string& bytes) { io::decode_gif(bytes, "seed"); });
+  check_corpus("image_bmp_fuzz", [](const std::string& bytes) {
+    io::decode_bmp(bytes, 0, "seed");
+    io::decode_bmp(bytes, 4, "seed");
   });
 }
 

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "tfcc/ops/conv/conv_internal.h"
+#include "tfcc/platform/parallel_runtime.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {
@@ -60,6 +62,12 @@ TEST_F(Threading, OtherThreadsPickItUpAtTheirNextOp) {
 }
 
 TEST_F(Threading, ConvPrimitivesAreKeyedByThreadCount) {
+  // On the OpenMP runtime, where a primitive's thread count is its own (the pool runtime builds
+  // one-thread primitives only: onednn_split_test.cc); fixed, so a busy machine cannot switch it.
+  parallel::force_runtime(parallel::Runtime::kOpenMp);
+  struct Restore {
+    ~Restore() { parallel::force_runtime(std::nullopt); }
+  } restore;
   // Large enough (9 MFLOP) that the cost model lets oneDNN use 2 threads.
   Tensor x = random::stateless_uniform({4, 32, 32, 8}, {9, 1});
   Tensor w = random::stateless_uniform({3, 3, 8, 16}, {9, 2});

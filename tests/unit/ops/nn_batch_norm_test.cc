@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tfcc/ops/config.h"
 #include "tfcc/ops/nn/nn_internal.h"
 #include "tfcc/tfcc.h"
 
@@ -38,6 +39,12 @@ BnRun run(DType dt, const Tensor& x0, const Tensor& g0, const Tensor& b0, const 
 }
 
 TEST(NnBatchNorm, OneDnnMatchesFloat64LoopsAndCachesPrimitives) {
+  // On one intra-op thread: with more, training-mode batch norm runs the loops on tfcc's pool
+  // (oneDNN's statistics cannot be split; docs/threading.md).
+  config::threading::set_intra_op_parallelism_threads(1);
+  struct Restore {
+    ~Restore() { config::threading::set_intra_op_parallelism_threads(0); }
+  } restore;
   random::set_seed(5);
   Tensor x = random::normal(kShape, 0.5, 2.0);
   Tensor g = random::uniform({64}, 0.5, 1.5);

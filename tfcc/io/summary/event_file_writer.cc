@@ -145,7 +145,9 @@ void EventFileWriter::run() {
       return closing_ || flush_requested_ > flush_done_ || queue_.size() > max_queue_;
     };
     if (queue_.empty() && !dirty) {
-      work_cv_.wait(lock, wanted);
+      // Idle: the first queued event must end this wait too, or an event written after the
+      // thread went idle would sit in the queue until max_queue or an explicit flush.
+      work_cv_.wait(lock, [&] { return wanted() || !queue_.empty(); });
     } else {
       work_cv_.wait_until(lock, last_flush + flush_interval_, wanted);
     }

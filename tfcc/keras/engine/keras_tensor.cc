@@ -3,6 +3,7 @@
 #include "tfcc/keras/engine/backend.h"
 #include "tfcc/keras/saving/layer_registry.h"
 #include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/elementwise/elementwise.h"
 
 namespace tfcc::keras {
 
@@ -73,30 +74,44 @@ KerasTensors call_symbolic(const std::shared_ptr<Layer>& layer, const KerasTenso
   TFCC_CHECK_ARG(!inputs.empty(), "Layer '", layer->name(), "' was called on an empty list");
   // Placeholder batch: unknown dimensions become 1; the outputs' first dimension becomes None
   // again when the inputs' was unknown.
-  Tensors placeholders;
+  Tensors placeholders, masks;
   bool batch_unknown = false;
+  // Placeholder masks: all steps valid.
+  auto placeholder = [&](std::vector<int64_t> dims, DType dtype, bool mask) {
+    if (!dims.empty() && dims[0] == PartialShape::kUnknown) batch_unknown = true;
+    for (auto& d : dims) d = d == PartialShape::kUnknown ? 1 : d;
+    return mask ? cast(ones(dims), bool_) : zeros(dims, dtype);
+  };
   for (const auto& kt : inputs) {
     const PartialShape& s = kt.shape();
     TFCC_CHECK_ARG(s.rank_known(), "Layer '", layer->name(), "' needs inputs of known rank");
-    std::vector<int64_t> dims = s.dims();
-    if (!dims.empty() && dims[0] == PartialShape::kUnknown) batch_unknown = true;
-    for (auto& d : dims) d = d == PartialShape::kUnknown ? 1 : d;
-    placeholders.push_back(zeros(dims, kt.dtype()));
+    placeholders.push_back(placeholder(s.dims(), kt.dtype(), false));
+    const auto mask_shape = kt.mask_shape();
+    masks.push_back(mask_shape && mask_shape->rank_known()
+                        ? placeholder(mask_shape->dims(), bool_, true)
+                        : Tensor());
   }
-  Tensors outputs = (*layer)(placeholders, {.training = false});
+  MaskedTensors outputs = layer->call_masked(placeholders, masks, {.training = false});
   auto node = std::make_shared<Node>();
   node->layer = layer;
   node->inputs = inputs;
   node->node_index = layer->add_inbound_node();
-  for (const auto& o : outputs) {
-    std::vector<int64_t> dims = o.shape().dims();
+  auto symbolic_shape = [&](const Tensor& t) {
+    std::vector<int64_t> dims = t.shape().dims();
     if (batch_unknown && !dims.empty()) dims[0] = PartialShape::kUnknown;
-    node->output_shapes.emplace_back(dims);
+    return PartialShape(dims);
+  };
+  for (size_t i = 0; i < outputs.values.size(); ++i) {
+    const Tensor& o = outputs.values[i];
+    node->output_shapes.push_back(symbolic_shape(o));
     node->output_dtypes.push_back(o.dtype());
+    const Tensor& m = i < outputs.masks.size() ? outputs.masks[i] : Tensor();
+    node->output_mask_shapes.push_back(m.defined() ? std::optional(symbolic_shape(m))
+                                                   : std::nullopt);
   }
   layer->set_output_shapes(node->output_shapes);
   KerasTensors result;
-  for (size_t i = 0; i < outputs.size(); ++i) result.emplace_back(node, static_cast<int>(i));
+  for (size_t i = 0; i < outputs.values.size(); ++i) result.emplace_back(node, static_cast<int>(i));
   return result;
 }
 

@@ -11,6 +11,7 @@
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct Node {
   std::vector<KerasTensor> inputs;
   std::vector<PartialShape> output_shapes;
   std::vector<DType> output_dtypes;
+  /// The shape of each output's Keras mask; nullopt: the output carries no mask.
+  std::vector<std::optional<PartialShape>> output_mask_shapes;
   int node_index = 0;  ///< which call of `layer` this is (Keras' node index)
 };
 
@@ -35,6 +38,12 @@ class KerasTensor {
   /// The static shape (batch dimension None).
   const PartialShape& shape() const { return node_->output_shapes[static_cast<size_t>(index_)]; }
   DType dtype() const { return node_->output_dtypes[static_cast<size_t>(index_)]; }
+  /// Whether the tensor carries a Keras mask (Keras' `_keras_mask` is not None), and its shape.
+  bool has_mask() const { return mask_shape().has_value(); }
+  std::optional<PartialShape> mask_shape() const {
+    const auto& m = node_->output_mask_shapes;
+    return static_cast<size_t>(index_) < m.size() ? m[static_cast<size_t>(index_)] : std::nullopt;
+  }
   const std::shared_ptr<Node>& node() const { return node_; }
   int index() const { return index_; }
   /// "KerasTensor(type_spec=TensorSpec(shape=(None, 64), dtype=tf.float32), ...)" shortened to

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <typeinfo>
+#include <utility>
 
 #include "tfcc/graph/trace/trace_context.h"
 #include "tfcc/keras/engine/backend.h"
@@ -90,11 +91,23 @@ Tensor Layer::operator()(const Tensor& inputs, CallOptions options) {
 }
 
 Tensors Layer::operator()(const Tensors& inputs, CallOptions options) {
+  const Tensors masks = options.mask.defined() ? Tensors{options.mask} : Tensors{};
+  return call_masked(inputs, masks, options).values;
+}
+
+MaskedTensors Layer::call_masked(const Tensors& inputs, const Tensors& masks, CallOptions options) {
   ensure_name();
   if (call_depth == 0) clear_losses_recursive();
   DepthGuard depth;
   for (const auto& t : inputs) {
     TFCC_CHECK_ARG(t.defined(), "Layer '", name(), "' was called on an undefined tensor");
+  }
+  TFCC_CHECK_ARG(masks.size() <= inputs.size(), "Layer '", name(), "' was called with ",
+                 masks.size(), " masks for ", inputs.size(), " inputs");
+  Tensors in_masks = masks;
+  in_masks.resize(inputs.size());
+  if (options.mask.defined() && !in_masks.empty() && !in_masks[0].defined()) {
+    in_masks[0] = options.mask;
   }
   if (!built_) {
     std::vector<PartialShape> shapes;
@@ -102,16 +115,42 @@ Tensors Layer::operator()(const Tensors& inputs, CallOptions options) {
     maybe_build(shapes);
   }
   NameScope scope(name());
-  Tensors out = call_n(inputs, options.training);
+  MaskedTensors out = call_n_masked(inputs, in_masks, options.training);
+  out.masks.resize(out.values.size());
   if (args_.activity_regularizer) {
     // Keras divides the activity penalty by the batch size.
-    for (const auto& o : out) {
+    for (const auto& o : out.values) {
       Tensor penalty = (*args_.activity_regularizer)(o);
       if (o.rank() > 0) penalty = divide(penalty, cast(constant(o.shape()[0]), penalty.dtype()));
       add_loss(penalty);
     }
   }
   return out;
+}
+
+MaskedTensors Layer::call_n_masked(const Tensors& inputs, const Tensors& masks, bool training) {
+  // The masks stay readable (input_mask) for the duration of this call; a nested call of the
+  // same layer restores them.
+  struct Restore {
+    Tensors& slot;
+    Tensors saved;
+    ~Restore() { slot = std::move(saved); }
+  } restore{call_masks_, std::exchange(call_masks_, masks)};
+  MaskedTensors out;
+  out.values = call_n(inputs, training);
+  out.masks.resize(out.values.size());
+  if (supports_masking_) {
+    Tensors computed = compute_mask(inputs, masks);
+    for (size_t i = 0; i < computed.size() && i < out.masks.size(); ++i) {
+      out.masks[i] = computed[i];
+    }
+  }
+  return out;
+}
+
+Tensors Layer::compute_mask(const Tensors&, const Tensors& masks) const {
+  if (masks.empty()) return {};
+  return {masks[0]};
 }
 
 KerasTensor Layer::operator()(const KerasTensor& inputs) { return (*this)(KerasTensors{inputs}); }

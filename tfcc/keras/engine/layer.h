@@ -17,7 +17,18 @@
 //   s.trainable_variables();                // [scale/w]
 //
 // Layers with several inputs or outputs override build_n / call_n instead (lists of shapes and
-// tensors). Calling a layer on KerasTensors (from keras::Input) records a node of the functional
+// tensors).
+//
+// Masks (Keras' `_keras_mask`): a layer call may carry a bool mask per input (true = a valid
+// step; for sequences of shape (batch, time)). Layers that read it call input_mask() in call();
+// the output masks come from compute_mask (layers with supports_masking(); others drop the mask,
+// as Keras does). Eagerly, call_masked returns the outputs with their masks; functional and
+// Sequential models carry masks from layer to layer themselves:
+//
+//   layers::Embedding emb(100, 8, {.mask_zero = true});
+//   auto [h, m] = emb.call_masked({ids});       // m[0]: ids != 0
+//   auto y = lstm(h[0], {.mask = m[0]});        // padded steps keep the previous state Calling a
+//   layer on KerasTensors (from keras::Input) records a node of the functional
 // API instead of computing values; see keras_tensor.h.
 //
 // Ownership: see tfcc/module/module.h. Containers take layers by value (moved into a
@@ -58,6 +69,15 @@ std::shared_ptr<Layer> from_config(const LayerSchema& schema, const saving::Json
 /// Options of a layer call: `layer(x, {.training = true})`.
 struct CallOptions {
   bool training = false;
+  /// The Keras mask of the (first) input, Keras' `mask=`: bool, true = valid; undefined: none.
+  Tensor mask;
+};
+
+/// A layer call's outputs with their Keras masks (undefined: no mask), as Keras keeps them on
+/// the tensors (`_keras_mask`).
+struct MaskedTensors {
+  Tensors values;
+  Tensors masks;
 };
 
 /// Arguments every layer accepts (each layer's options struct repeats them for designated
@@ -97,6 +117,17 @@ class Layer : public Module {
   KerasTensor operator()(const KerasTensors& inputs);
   /// Functional API with any number of outputs.
   KerasTensors apply(const KerasTensors& inputs);
+  /// Calls the layer with a mask per input (fewer masks than inputs, or undefined ones: none) and
+  /// returns the outputs with their masks.
+  MaskedTensors call_masked(const Tensors& inputs, const Tensors& masks = {},
+                            CallOptions options = {});
+
+  /// Keras' compute_mask: the output masks (one per output; undefined: none) for `inputs` with
+  /// `masks`. Default: the first input's mask passes through (Keras' previous_mask).
+  virtual Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const;
+  /// Whether compute_mask runs after a call; a layer without it drops its inputs' masks.
+  bool supports_masking() const { return supports_masking_; }
+  void set_supports_masking(bool supports) { supports_masking_ = supports; }
 
   /// Creates a weight named "<layer name>/<name>" and tracks it (and its regularizer).
   Variable add_weight(const std::string& name, const Shape& shape, WeightOptions options = {});
@@ -152,6 +183,15 @@ class Layer : public Module {
   virtual Tensor call(const Tensor& inputs, bool training);
   /// The computation for several inputs or outputs (default: call on the single input).
   virtual Tensors call_n(const Tensors& inputs, bool training);
+  /// A call with masks: by default call_n, then compute_mask when supports_masking(). Models
+  /// override it to carry masks between their layers.
+  virtual MaskedTensors call_n_masked(const Tensors& inputs, const Tensors& masks, bool training);
+  /// The masks of the current call, one per input (undefined: none), for call() to read.
+  const Tensors& input_masks() const { return call_masks_; }
+  /// The mask of input `i` of the current call (undefined: none).
+  Tensor input_mask(size_t i = 0) const {
+    return i < call_masks_.size() ? call_masks_[i] : Tensor();
+  }
   /// The declared config of this layer's class (TFCC_KERAS_CONFIG), or null.
   virtual const config::LayerSchema* schema() const { return nullptr; }
   /// Moves this layer into a new shared_ptr of its dynamic type (TFCC_KERAS_LAYER defines it);
@@ -177,6 +217,8 @@ class Layer : public Module {
   std::optional<PartialShape> declared_input_shape_;
   std::vector<PartialShape> output_shapes_;
   int inbound_nodes_ = 0;
+  bool supports_masking_ = false;
+  Tensors call_masks_;
   std::vector<Tensor> added_losses_;
   std::vector<std::pair<Variable, std::shared_ptr<const regularizers::Regularizer>>>
       weight_regularizers_;

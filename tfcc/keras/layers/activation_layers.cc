@@ -13,6 +13,7 @@ namespace tfcc::keras::layers {
 ReLU::ReLU(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "re_lu"),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(
       !options_.max_value || *options_.max_value >= 0,
       "max_value of a ReLU layer cannot be a negative value. Received: ", *options_.max_value);
@@ -36,7 +37,9 @@ Tensor ReLU::call(const Tensor& x, bool) {
 
 Softmax::Softmax(Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "softmax"),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  set_supports_masking(true);
+}
 
 Tensor Softmax::call(const Tensor& x, bool) { return softmax(x, options_.axis); }
 

@@ -82,6 +82,7 @@ MultiHeadAttention::MultiHeadAttention(int64_t num_heads, int64_t key_dim, Optio
   TFCC_CHECK_ARG(num_heads > 0 && key_dim > 0, "MultiHeadAttention: num_heads (", num_heads,
                  ") and key_dim (", key_dim, ") must be positive");
   if (options_.value_dim <= 0) options_.value_dim = key_dim;
+  set_supports_masking(true);  // the output carries the query's mask, as Keras'
   TFCC_CHECK_ARG(options_.dropout >= 0 && options_.dropout < 1,
                  "MultiHeadAttention: dropout must be in [0, 1), got ", options_.dropout);
 }
@@ -165,6 +166,16 @@ std::pair<Tensor, Tensor> MultiHeadAttention::attend(const Tensor& query, const 
                                       key.partial_shape()};
   maybe_build(shapes);
   Tensor q = (*query_dense_)(query), k = (*key_dense_)(key), v = (*value_dense_)(value);
+  // Keras' _compute_attention_mask: the query's mask as [B, T, 1], the value's and key's as
+  // [B, 1, S], and-ed with the explicit attention mask.
+  Tensor attention_mask;
+  if (call.attention_mask.defined()) attention_mask = cast(call.attention_mask, bool_);
+  if (call.query_mask.defined()) {
+    attention_mask = and_mask(attention_mask, expand_dims(cast(call.query_mask, bool_), -1));
+  }
+  for (const Tensor* m : {&call.value_mask, &call.key_mask}) {
+    if (m->defined()) attention_mask = and_mask(attention_mask, expand_dims(cast(*m, bool_), -2));
+  }
   const double scale = 1.0 / std::sqrt(double(key_dim_));
   const bool dropout = call.training && options_.dropout > 0;
   const int64_t rank = q.rank();
@@ -173,17 +184,15 @@ std::pair<Tensor, Tensor> MultiHeadAttention::attend(const Tensor& query, const 
     // [B, T, N, H] -> [B, N, T, H]: heads become a batch dim of the fused op.
     const std::vector<int64_t> perm = {0, 2, 1, 3};
     tfcc::AttentionOptions o{.is_causal = call.use_causal_mask, .scale = scale};
-    if (call.attention_mask.defined()) {
-      Tensor m = cast(call.attention_mask, bool_);
-      o.mask = m.rank() == 3 ? expand_dims(m, 1) : m;
+    if (attention_mask.defined()) {
+      o.mask = attention_mask.rank() == 3 ? expand_dims(attention_mask, 1) : attention_mask;
     }
     Tensor out =
         scaled_dot_product_attention(transpose(q, perm), transpose(k, perm), transpose(v, perm), o);
     return {(*output_dense_)(transpose(out, perm)), Tensor()};
   }
   Tensor scores = einsum(dot_equation_, {k, multiply(q, scale)});
-  Tensor mask;
-  if (call.attention_mask.defined()) mask = cast(call.attention_mask, bool_);
+  Tensor mask = attention_mask;
   if (call.use_causal_mask) {
     mask = and_mask(mask, causal_mask(query.shape().dim(1), value.shape().dim(1)));
   }
@@ -207,6 +216,10 @@ Tensors MultiHeadAttention::call_n(const Tensors& inputs, bool training) {
                  "' takes [query, value(, key(, attention_mask))], got ", inputs.size(), " inputs");
   AttentionCall call{.training = training};
   if (inputs.size() == 4) call.attention_mask = inputs[3];
+  // The inputs' Keras masks (Keras reads query/value/key._keras_mask).
+  call.query_mask = input_mask(0);
+  call.value_mask = input_mask(1);
+  if (inputs.size() > 2) call.key_mask = input_mask(2);
   return {attend(inputs[0], inputs[1], inputs.size() > 2 ? inputs[2] : Tensor(), call).first};
 }
 
@@ -236,6 +249,7 @@ Attention::Attention(Options options)
                  "Invalid value for argument score_mode. Expected one of {'dot', 'concat'}. "
                  "Received: score_mode=",
                  options_.score_mode);
+  set_supports_masking(true);
 }
 
 void Attention::build_n(const std::vector<PartialShape>&) {
@@ -289,8 +303,9 @@ std::pair<Tensor, Tensor> Attention::attend(const Tensor& query, const Tensor& v
 Tensors Attention::call_n(const Tensors& inputs, bool training) {
   TFCC_CHECK_ARG(inputs.size() == 2 || inputs.size() == 3, "Layer '", name(),
                  "' expects [query, value] or [query, value, key], got ", inputs.size(), " inputs");
+  // Keras' mask=[query_mask, value_mask] comes from the inputs' masks.
   return {attend(inputs[0], inputs[1], inputs.size() == 3 ? inputs[2] : Tensor(),
-                 {.training = training})
+                 {.query_mask = input_mask(0), .value_mask = input_mask(1), .training = training})
               .first};
 }
 
@@ -306,7 +321,9 @@ const keras::config::LayerSchema& Attention::config_schema() {
 
 Attention::Attention(Options options, const std::string& default_name)
     : Layer({options.name, options.trainable, {}, options.dtype}, default_name),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  set_supports_masking(true);
+}
 
 AdditiveAttention::AdditiveAttention(Options options)
     : Attention(std::move(options), "additive_attention") {}

@@ -40,8 +40,10 @@ struct MultiHeadAttentionOptions {
 
 /// Per-call arguments of the attention layers.
 struct AttentionCall {
-  Tensor attention_mask;          ///< bool [B, Tq, Tk] (or broadcastable), true = attend
-  Tensor query_mask, value_mask;  ///< bool [B, Tq] / [B, Tk] (Attention, AdditiveAttention)
+  Tensor attention_mask;  ///< bool [B, Tq, Tk] (or broadcastable), true = attend
+  /// Keras masks of the inputs: bool [B, Tq] / [B, Tk] (a functional or masked call fills them
+  /// from the inputs' masks). MultiHeadAttention also takes the key's.
+  Tensor query_mask, value_mask, key_mask;
   bool use_causal_mask = false;
   bool return_attention_scores = false;
   bool training = false;

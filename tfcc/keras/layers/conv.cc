@@ -1,6 +1,7 @@
 #include "tfcc/keras/layers/conv.h"
 
 #include "tfcc/keras/engine/config_schema.h"
+#include "tfcc/keras/layers/conv_util.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/conv/conv.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -8,52 +9,11 @@
 
 namespace tfcc::keras::layers {
 namespace {
-
-std::string tf_padding(const std::string& keras_padding, const std::string& layer) {
-  if (keras_padding == "valid") return "VALID";
-  if (keras_padding == "same") return "SAME";
-  throw InvalidArgumentError(internal::str_cat("Layer '", layer, "': unsupported padding '",
-                                               keras_padding, "'; expected 'valid' or 'same'"));
-}
-
-void check_channels_last(const std::string& data_format, const std::string& layer) {
-  if (data_format == "channels_last") return;
-  if (data_format == "channels_first") {
-    throw UnimplementedError(
-        internal::str_cat("Layer '", layer,
-                          "': data_format='channels_first' is not supported on CPU (as TF's CPU "
-                          "kernels); transpose to channels_last"));
-  }
-  throw InvalidArgumentError(internal::str_cat("Layer '", layer,
-                                               "': data_format must be 'channels_last' or "
-                                               "'channels_first', got '",
-                                               data_format, "'"));
-}
-
-int64_t channels_of(const PartialShape& s, int rank, const std::string& layer) {
-  TFCC_CHECK_ARG(s.rank_known() && s.rank() == rank, "Input 0 of layer \"", layer,
-                 "\" is incompatible with the layer: expected ndim=", rank,
-                 ", found ndim=", s.rank_known() ? s.rank() : -1,
-                 ". Full shape received: ", s.to_string());
-  const int64_t c = s.dim(rank - 1);
-  TFCC_CHECK_ARG(c != PartialShape::kUnknown,
-                 "The channel dimension of the inputs should be "
-                 "defined. The input_shape received is ",
-                 s.to_string(), " (layer '", layer, "')");
-  return c;
-}
-
-Tensor finish(Tensor y, const Variable& bias, bool use_bias, const activations::Activation& act) {
-  if (use_bias) y = nn::bias_add(y, bias);
-  return act(y);
-}
-
-int64_t deconv_length(int64_t in, int64_t k, int64_t s, int64_t d, const std::string& padding) {
-  const int64_t k_eff = k + (k - 1) * (d - 1);
-  if (padding == "valid") return in * s + std::max<int64_t>(k_eff - s, 0);
-  return in * s;
-}
-
+using conv_util::channels_of;
+using conv_util::check_channels_last;
+using conv_util::deconv_length;
+using conv_util::finish;
+using conv_util::tf_padding;
 }  // namespace
 
 std::vector<int64_t> IntOrTuple::expand(size_t n, const char* what) const {
@@ -89,6 +49,14 @@ Conv2D::Conv2D(int64_t filters, IntOrTuple kernel_size, Options options)
   options_.dilation_rate = dilation_;
 }
 
+namespace {
+// The kernel's and bias' constraints, applied after each optimizer step.
+void attach_constraints(const ConvOptions& o, const Variable& kernel, const Variable& bias) {
+  if (o.kernel_constraint) constraints::attach(kernel, o.kernel_constraint);
+  if (o.bias_constraint && bias.defined()) constraints::attach(bias, o.bias_constraint);
+}
+}  // namespace
+
 void Conv2D::build(const PartialShape& s) {
   const int64_t in = channels_of(s, 4, name());
   TFCC_CHECK_ARG(in % options_.groups == 0,
@@ -104,6 +72,7 @@ void Conv2D::build(const PartialShape& s) {
         "bias", Shape{filters_},
         {.initializer = options_.bias_initializer, .regularizer = options_.bias_regularizer});
   }
+  attach_constraints(options_, kernel_, bias_);
 }
 
 Tensor Conv2D::call(const Tensor& x, bool) {
@@ -138,6 +107,7 @@ void Conv1D::build(const PartialShape& s) {
         "bias", Shape{filters_},
         {.initializer = options_.bias_initializer, .regularizer = options_.bias_regularizer});
   }
+  attach_constraints(options_, kernel_, bias_);
 }
 
 Tensor Conv1D::call(const Tensor& x, bool) {
@@ -181,6 +151,7 @@ void Conv2DTranspose::build(const PartialShape& s) {
         "bias", Shape{filters_},
         {.initializer = options_.bias_initializer, .regularizer = options_.bias_regularizer});
   }
+  attach_constraints(options_, kernel_, bias_);
 }
 
 Tensor Conv2DTranspose::call(const Tensor& x, bool) {
@@ -263,7 +234,9 @@ auto conv_options(Builder b, bool groups) {
       .option("bias_initializer", &ConvOptions::bias_initializer)
       .option("kernel_regularizer", &ConvOptions::kernel_regularizer)
       .option("bias_regularizer", &ConvOptions::bias_regularizer)
-      .option("activity_regularizer", &ConvOptions::activity_regularizer);
+      .option("activity_regularizer", &ConvOptions::activity_regularizer)
+      .option("kernel_constraint", &ConvOptions::kernel_constraint)
+      .option("bias_constraint", &ConvOptions::bias_constraint);
 }
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tfcc/keras/constraints/constraints.h"
 #include "tfcc/keras/engine/layer.h"
 
 namespace tfcc::keras::layers {
@@ -59,6 +60,8 @@ struct ConvOptions {
   initializers::Spec kernel_initializer = "glorot_uniform";
   initializers::Spec bias_initializer = "zeros";
   regularizers::Spec kernel_regularizer, bias_regularizer, activity_regularizer;
+  /// Applied after each optimizer step (keras.constraints).
+  constraints::Spec kernel_constraint, bias_constraint;
   std::string name;
   bool trainable = true;
   std::vector<int64_t> input_shape;

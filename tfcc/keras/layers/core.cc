@@ -18,6 +18,7 @@ Dense::Dense(int64_t units, Options options)
             "dense"),
       units_(units),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(units > 0,
                  "Received an invalid value for `units`, expected a positive integer. "
                  "Received: units=",
@@ -38,6 +39,10 @@ void Dense::build(const PartialShape& input_shape) {
     bias_ = add_weight(
         "bias", Shape{units_},
         {.initializer = options_.bias_initializer, .regularizer = options_.bias_regularizer});
+  }
+  if (options_.kernel_constraint) constraints::attach(kernel_, options_.kernel_constraint);
+  if (options_.bias_constraint && bias_.defined()) {
+    constraints::attach(bias_, options_.bias_constraint);
   }
 }
 
@@ -66,7 +71,9 @@ Tensor Dense::call(const Tensor& inputs, bool) {
 }
 
 Activation::Activation(activations::Activation activation, LayerArgs args)
-    : Layer(std::move(args), "activation"), activation_(std::move(activation)) {}
+    : Layer(std::move(args), "activation"), activation_(std::move(activation)) {
+  set_supports_masking(true);
+}
 
 Tensor Activation::call(const Tensor& inputs, bool) { return activation_(inputs); }
 
@@ -115,6 +122,7 @@ Dropout::Dropout(double rate, Options options)
     : Layer({options.name, options.trainable, options.input_shape}, "dropout"),
       rate_(rate),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(std::isfinite(rate) && rate >= 0 && rate <= 1,
                  "Invalid value received for argument `rate`. Expected a float value between 0 "
                  "and 1. Received: rate=",
@@ -137,7 +145,9 @@ const config::LayerSchema& Dense::config_schema() {
           .option("bias_initializer", &Options::bias_initializer)
           .option("kernel_regularizer", &Options::kernel_regularizer)
           .option("bias_regularizer", &Options::bias_regularizer)
-          .option("activity_regularizer", &Options::activity_regularizer);
+          .option("activity_regularizer", &Options::activity_regularizer)
+          .option("kernel_constraint", &Options::kernel_constraint)
+          .option("bias_constraint", &Options::bias_constraint);
   return schema;
 }
 

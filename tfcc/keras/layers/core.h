@@ -9,6 +9,7 @@
 
 #include <optional>
 
+#include "tfcc/keras/constraints/constraints.h"
 #include "tfcc/keras/engine/layer.h"
 
 namespace tfcc::keras::layers {
@@ -20,6 +21,8 @@ struct DenseOptions {
   initializers::Spec kernel_initializer = "glorot_uniform";
   initializers::Spec bias_initializer = "zeros";
   regularizers::Spec kernel_regularizer, bias_regularizer, activity_regularizer;
+  /// Applied after each optimizer step (keras.constraints).
+  constraints::Spec kernel_constraint, bias_constraint;
   std::string name;
   bool trainable = true;
   std::vector<int64_t> input_shape;

@@ -2,6 +2,7 @@
 
 #include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
+#include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 
 namespace tfcc::keras::layers {
@@ -15,6 +16,13 @@ Embedding::Embedding(int64_t input_dim, int64_t output_dim, Options options)
                  "Both `input_dim` and `output_dim` should be "
                  "positive, Received input_dim = ",
                  input_dim, " and output_dim = ", output_dim);
+  // Keras: a layer overriding compute_mask supports masking.
+  set_supports_masking(true);
+}
+
+Tensors Embedding::compute_mask(const Tensors& inputs, const Tensors&) const {
+  if (!options_.mask_zero) return {Tensor()};
+  return {not_equal(inputs.at(0), 0)};
 }
 
 void Embedding::build(const PartialShape&) {
@@ -35,7 +43,8 @@ const config::LayerSchema& Embedding::config_schema() {
           .arg("input_dim", &Embedding::input_dim_)
           .arg("output_dim", &Embedding::output_dim_)
           .option("embeddings_initializer", &Options::embeddings_initializer)
-          .option("embeddings_regularizer", &Options::embeddings_regularizer);
+          .option("embeddings_regularizer", &Options::embeddings_regularizer)
+          .option("mask_zero", &Options::mask_zero);
   return schema;
 }
 

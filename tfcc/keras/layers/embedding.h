@@ -1,6 +1,7 @@
 // Embedding: maps integer indices to dense vectors of `output_dim`.
 //
 //   layers::Embedding(1000, 64);     // (batch, seq) int -> (batch, seq, 64)
+//   layers::Embedding(1000, 64, {.mask_zero = true});  // index 0 is padding: mask = ids != 0
 #pragma once
 #pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
@@ -12,6 +13,9 @@ namespace tfcc::keras::layers {
 struct EmbeddingOptions {
   initializers::Spec embeddings_initializer = "random_uniform";
   regularizers::Spec embeddings_regularizer;
+  /// Index 0 is padding: the output's Keras mask is `inputs != 0` (downstream RNNs, attention,
+  /// pooling and losses skip those steps).
+  bool mask_zero = false;
   std::string name;
   bool trainable = true;
   std::vector<int64_t> input_shape;
@@ -26,6 +30,8 @@ class Embedding : public Layer {
   using Options = EmbeddingOptions;
   Embedding(int64_t input_dim, int64_t output_dim, Options options = {});
   const Variable& embeddings() const { return embeddings_; }
+  /// With mask_zero: `inputs != 0`; otherwise none.
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   void build(const PartialShape& input_shape) override;

@@ -3,6 +3,9 @@
 #include "tfcc/keras/engine/config_schema.h"
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
+#include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/reduction/reduction.h"
 
 namespace tfcc::keras::layers {
 namespace {
@@ -14,7 +17,7 @@ void check_merge_inputs(const Layer& layer, const Tensors& inputs) {
 }
 }  // namespace
 
-Add::Add(LayerArgs args) : Layer(std::move(args), "add") {}
+Add::Add(LayerArgs args) : Layer(std::move(args), "add") { set_supports_masking(true); }
 
 Tensors Add::call_n(const Tensors& inputs, bool) {
   check_merge_inputs(*this, inputs);
@@ -23,7 +26,9 @@ Tensors Add::call_n(const Tensors& inputs, bool) {
   return {out};
 }
 
-Multiply::Multiply(LayerArgs args) : Layer(std::move(args), "multiply") {}
+Multiply::Multiply(LayerArgs args) : Layer(std::move(args), "multiply") {
+  set_supports_masking(true);
+}
 
 Tensors Multiply::call_n(const Tensors& inputs, bool) {
   check_merge_inputs(*this, inputs);
@@ -34,7 +39,9 @@ Tensors Multiply::call_n(const Tensors& inputs, bool) {
 
 Concatenate::Concatenate(Options options)
     : Layer({.name = options.name, .trainable = options.trainable}, "concatenate"),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  set_supports_masking(true);
+}
 
 Tensors Concatenate::call_n(const Tensors& inputs, bool) {
   check_merge_inputs(*this, inputs);
@@ -55,6 +62,44 @@ const config::LayerSchema& Concatenate::config_schema() {
   static const config::LayerSchema schema =
       config::schema<Concatenate>(&Concatenate::options_).option("axis", &Options::axis);
   return schema;
+}
+
+namespace {
+// Keras' base merge compute_mask: the and of the masks given; none when no input has one.
+Tensors and_of_masks(const Tensors& masks) {
+  Tensor out;
+  for (const auto& m : masks) {
+    if (m.defined()) out = out.defined() ? logical_and(out, cast(m, bool_)) : cast(m, bool_);
+  }
+  return {out};
+}
+}  // namespace
+
+Tensors Add::compute_mask(const Tensors&, const Tensors& masks) const {
+  return and_of_masks(masks);
+}
+
+Tensors Multiply::compute_mask(const Tensors&, const Tensors& masks) const {
+  return and_of_masks(masks);
+}
+
+Tensors Concatenate::compute_mask(const Tensors& inputs, const Tensors& masks) const {
+  bool any = false;
+  for (const auto& m : masks) any = any || m.defined();
+  if (!any) return {Tensor()};
+  Tensors full;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor m = i < masks.size() ? masks[i] : Tensor();
+    if (!m.defined()) {
+      full.push_back(cast(ones_like(inputs[i]), bool_));
+    } else if (m.rank() < inputs[i].rank()) {
+      full.push_back(
+          logical_and(expand_dims(cast(m, bool_), -1), cast(ones_like(inputs[i]), bool_)));
+    } else {
+      full.push_back(cast(m, bool_));
+    }
+  }
+  return {reduce_any(concat(full, options_.axis), {-1})};
 }
 
 }  // namespace tfcc::keras::layers

@@ -24,6 +24,8 @@ class Add : public Layer {
   TFCC_KERAS_CONFIG(Add)
  public:
   explicit Add(LayerArgs args = {});
+  /// Keras' merge mask: the and of the inputs' masks.
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
@@ -35,6 +37,8 @@ class Multiply : public Layer {
   TFCC_KERAS_CONFIG(Multiply)
  public:
   explicit Multiply(LayerArgs args = {});
+  /// Keras' merge mask: the and of the inputs' masks.
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
@@ -47,6 +51,9 @@ class Concatenate : public Layer {
  public:
   using Options = ConcatenateOptions;
   explicit Concatenate(Options options = {});
+  /// Keras': the masks (all-true for an input without one) joined along `axis`, any over the
+  /// last axis.
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;

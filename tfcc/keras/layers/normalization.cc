@@ -53,6 +53,7 @@ BatchNormalization::BatchNormalization(Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype},
             "batch_normalization"),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(options_.epsilon > 0, "BatchNormalization: epsilon must be positive, got ",
                  options_.epsilon);
 }
@@ -138,6 +139,7 @@ LayerNormalization::LayerNormalization(Options options)
     : Layer({options.name, options.trainable, options.input_shape, options.dtype},
             "layer_normalization"),
       options_(std::move(options)) {
+  set_supports_masking(true);
   TFCC_CHECK_ARG(options_.epsilon > 0, "LayerNormalization: epsilon must be positive, got ",
                  options_.epsilon);
 }

@@ -5,6 +5,7 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/creation/creation.h"
+#include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/linalg/linalg.h"
 #include "tfcc/ops/nn/nn.h"
 
@@ -177,7 +178,15 @@ RNN::RNN(std::shared_ptr<RNNCell> cell, Options options, const std::string& defa
       cell_(std::move(cell)),
       options_(std::move(options)) {
   TFCC_CHECK_ARG(cell_ != nullptr, "RNN needs a cell");
+  set_supports_masking(true);
   track_module(cell_, "cell");  // Keras' attribute name: checkpoint keys "./cell/kernel"
+}
+
+Tensors RNN::compute_mask(const Tensors&, const Tensors& masks) const {
+  Tensor mask = masks.empty() ? Tensor() : masks[0];
+  Tensors out = {options_.return_sequences ? mask : Tensor()};
+  if (options_.return_state) out.resize(1 + cell_->state_size().size());
+  return out;
 }
 
 void RNN::build(const PartialShape& s) {
@@ -208,11 +217,30 @@ Tensors RNN::call_n(const Tensors& inputs, bool training) {
   }
   std::vector<Tensor> steps = unstack(x, 1);
   TFCC_CHECK_ARG(!steps.empty(), "RNN '", name(), "' received a sequence of length 0");
-  if (options_.go_backwards) std::reverse(steps.begin(), steps.end());
+  // Keras' masked loop (backend rnn): a masked step keeps the previous states, and outputs the
+  // previous output (zeros with zero_output_for_mask).
+  std::vector<Tensor> step_masks;
+  if (Tensor mask = input_mask(0); mask.defined()) {
+    TFCC_CHECK_ARG(mask.rank() == 2, "RNN '", name(), "': the mask must be (batch, time), got ",
+                   mask.partial_shape().to_string());
+    step_masks = unstack(expand_dims(cast(mask, bool_), -1), 1);
+    TFCC_CHECK_ARG(step_masks.size() == steps.size(), "RNN '", name(), "': the mask has ",
+                   step_masks.size(), " steps, the input ", steps.size());
+  }
+  if (options_.go_backwards) {
+    std::reverse(steps.begin(), steps.end());
+    std::reverse(step_masks.begin(), step_masks.end());
+  }
   std::vector<Tensor> outputs;
   Tensor last;
-  for (const auto& xt : steps) {
-    auto [out, next] = cell_->step(xt, states, {training});
+  for (size_t t = 0; t < steps.size(); ++t) {
+    auto [out, next] = cell_->step(steps[t], states, {training});
+    if (!step_masks.empty()) {
+      const Tensor& m = step_masks[t];
+      const bool zero = options_.zero_output_for_mask || !last.defined();
+      out = where(m, out, zero ? zeros_like(out) : last);
+      for (size_t i = 0; i < next.size(); ++i) next[i] = where(m, next[i], states[i]);
+    }
     states = std::move(next);
     last = out;
     if (options_.return_sequences) outputs.push_back(out);
@@ -240,7 +268,8 @@ RNNCellOptions cell_options(const RecurrentOptions& o) {
           o.dtype};
 }
 RNNOptions rnn_options(const RecurrentOptions& o) {
-  return {o.return_sequences, o.return_state, o.go_backwards, o.name, o.trainable, o.input_shape};
+  return {o.return_sequences, o.return_state, o.go_backwards, o.zero_output_for_mask, o.name,
+          o.trainable,        o.input_shape};
 }
 }  // namespace
 
@@ -322,6 +351,7 @@ config::LayerSchema recurrent_schema(RecurrentOptions L::*options, int64_t L::*u
           .option("return_sequences", &RecurrentOptions::return_sequences)
           .option("return_state", &RecurrentOptions::return_state)
           .option("go_backwards", &RecurrentOptions::go_backwards)
+          .option("zero_output_for_mask", &RecurrentOptions::zero_output_for_mask)
           .arg("units", units),
       gates, lstm, gru);
 }
@@ -352,6 +382,7 @@ const config::LayerSchema& RNN::config_schema() {
           .option("return_sequences", &Options::return_sequences)
           .option("return_state", &Options::return_state)
           .option("go_backwards", &Options::go_backwards)
+          .option("zero_output_for_mask", &Options::zero_output_for_mask)
           .arg<CellCodec>("cell", &RNN::cell_);
   return schema;
 }

@@ -4,6 +4,10 @@
 //   layers::LSTM lstm(64, {.return_sequences = true});
 //   auto seq = lstm(x);                               // x (batch, time, features) -> (b, t, 64)
 //
+// Masks (Keras'): with an input mask (batch, time), a masked step keeps the previous state and
+// output (zeros with zero_output_for_mask); the output's mask is the input's with
+// return_sequences, else none.
+//
 //   layers::LSTMCell cell(13);                        // one step at a time, as the seed's
 //   auto state = cell.get_initial_state(batch);       // DynamicRNN does
 //   auto [out, next] = cell.step(x_t, state);
@@ -111,6 +115,9 @@ struct RNNOptions {
   bool return_sequences = false;
   bool return_state = false;
   bool go_backwards = false;
+  /// Masked steps output zeros instead of the previous output (Bidirectional sets it to
+  /// return_sequences, as Keras).
+  bool zero_output_for_mask = false;
   std::string name;
   bool trainable = true;
   std::vector<int64_t> input_shape;
@@ -132,6 +139,13 @@ class RNN : public Layer {
   explicit RNN(std::shared_ptr<RNNCell> cell, Options options = {},
                const std::string& default_name = "rnn");
   const std::shared_ptr<RNNCell>& cell() const { return cell_; }
+  bool return_sequences() const { return options_.return_sequences; }
+  bool return_state() const { return options_.return_state; }
+  bool go_backwards() const { return options_.go_backwards; }
+  bool zero_output_for_mask() const { return options_.zero_output_for_mask; }
+  virtual void set_zero_output_for_mask(bool zero) { options_.zero_output_for_mask = zero; }
+  /// The input mask with return_sequences (then none for each state), else none.
+  Tensors compute_mask(const Tensors& inputs, const Tensors& masks) const override;
 
  protected:
   void build(const PartialShape& input_shape) override;
@@ -156,6 +170,7 @@ struct RecurrentOptions {
   bool return_sequences = false;
   bool return_state = false;
   bool go_backwards = false;
+  bool zero_output_for_mask = false;
   std::string name;
   bool trainable = true;
   std::vector<int64_t> input_shape;
@@ -168,6 +183,10 @@ class SimpleRNN : public RNN {
   TFCC_KERAS_CONFIG(SimpleRNN)
  public:
   explicit SimpleRNN(int64_t units, RecurrentOptions options = {});
+  void set_zero_output_for_mask(bool zero) override {
+    RNN::set_zero_output_for_mask(zero);
+    options_.zero_output_for_mask = zero;
+  }
 
  private:
   int64_t units_;
@@ -180,6 +199,10 @@ class LSTM : public RNN {
   TFCC_KERAS_CONFIG(LSTM)
  public:
   explicit LSTM(int64_t units, RecurrentOptions options = {});
+  void set_zero_output_for_mask(bool zero) override {
+    RNN::set_zero_output_for_mask(zero);
+    options_.zero_output_for_mask = zero;
+  }
 
  private:
   int64_t units_;
@@ -192,6 +215,10 @@ class GRU : public RNN {
   TFCC_KERAS_CONFIG(GRU)
  public:
   explicit GRU(int64_t units, RecurrentOptions options = {});
+  void set_zero_output_for_mask(bool zero) override {
+    RNN::set_zero_output_for_mask(zero);
+    options_.zero_output_for_mask = zero;
+  }
 
  private:
   int64_t units_;

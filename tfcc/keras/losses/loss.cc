@@ -89,6 +89,26 @@ Tensor compute_weighted_loss(const Tensor& losses, const Tensor& sample_weight,
   return out.dtype() == input_dtype ? out : cast(out, input_dtype);
 }
 
+Tensor apply_mask(const Tensor& sample_weight, const Tensor& mask, DType dtype,
+                  Reduction reduction) {
+  if (!mask.defined()) return sample_weight;
+  Tensor m = cast(mask, dtype);
+  if (reduction == Reduction::kAuto || reduction == Reduction::kSumOverBatchSize) {
+    // mean(loss * m * total / valid) = sum(loss * m) / valid; no valid entry: weight 0.
+    m = multiply(m, divide_no_nan(cast(size(m), dtype), reduce_sum(m)));
+  }
+  if (!sample_weight.defined()) return m;
+  Tensor w = cast(sample_weight, dtype);
+  const int rm = static_rank(m);
+  int rw = static_rank(w);
+  if (rm >= 0 && rw > 0 && rw < rm) {
+    while (rw++ < rm) w = expand_dims(w, -1);
+  } else {
+    w = match_weight_rank(m, w);
+  }
+  return multiply(m, w);
+}
+
 Loss::Loss(std::string name, Reduction reduction) : name_(std::move(name)), reduction_(reduction) {}
 
 Tensor Loss::valid_mask(const Tensor&, const Tensor&) const { return {}; }

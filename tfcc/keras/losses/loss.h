@@ -38,6 +38,15 @@ std::string reduction_name(Reduction r);
 /// Keras' epsilon() (1e-7): the clipping margin for probabilities.
 inline constexpr double kEpsilon = 1e-7;
 
+/// Keras' apply_mask: merges the Keras mask of the predictions (bool, true = valid; e.g.
+/// (batch, time)) into the sample weights. For the mean reductions valid entries weigh
+/// total / valid, so the mean runs over the valid entries only; for kSum / kNone (and metrics)
+/// the weight is the mask itself. A sample_weight of lower rank gets trailing axes first
+/// ((batch,) weights a (batch, time) mask per sample). Returns sample_weight when the mask is
+/// undefined.
+Tensor apply_mask(const Tensor& sample_weight, const Tensor& mask, DType dtype,
+                  Reduction reduction);
+
 /// Base of the loss objects.
 class Loss {
  public:

@@ -119,28 +119,42 @@ void Model::init_graph(const KerasTensors& inputs, const KerasTensors& outputs, 
 
 Tensors Model::call_n(const Tensors& inputs, bool training) {
   if (!graph_) return Layer::call_n(inputs, training);  // subclassed: the user's call()
+  return call_n_masked(inputs, input_masks(), training).values;
+}
+
+MaskedTensors Model::call_n_masked(const Tensors& inputs, const Tensors& masks, bool training) {
+  if (!graph_) return Layer::call_n_masked(inputs, masks, training);
   const Graph& g = *graph_;
   TFCC_CHECK_ARG(inputs.size() == g.inputs.size(), "Layer \"", name(), "\" expects ",
                  g.inputs.size(), " input(s), but it received ", inputs.size(), " input tensors");
-  std::map<std::pair<const Node*, int>, Tensor> values;
+  // Each value with its Keras mask (undefined: none), as Keras' functional call carries them.
+  std::map<std::pair<const Node*, int>, std::pair<Tensor, Tensor>> values;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& kt = g.inputs[i];
-    values[{kt.node().get(), kt.index()}] = (*kt.node()->layer)(inputs[i], {training});
+    values[{kt.node().get(), kt.index()}] = {(*kt.node()->layer)(inputs[i], {training}),
+                                             i < masks.size() ? masks[i] : Tensor()};
   }
   for (const auto& n : g.nodes) {
     if (n->inputs.empty()) continue;
-    Tensors args;
+    Tensors args, arg_masks;
     for (const auto& in : n->inputs) {
       auto it = values.find({in.node().get(), in.index()});
       TFCC_CHECK_ARG(it != values.end(), "Model '", name(), "': no value for an input of layer '",
                      n->layer->name(), "'");
-      args.push_back(it->second);
+      args.push_back(it->second.first);
+      arg_masks.push_back(it->second.second);
     }
-    Tensors outs = (*n->layer)(args, {training});
-    for (size_t i = 0; i < outs.size(); ++i) values[{n.get(), static_cast<int>(i)}] = outs[i];
+    MaskedTensors outs = n->layer->call_masked(args, arg_masks, {training});
+    for (size_t i = 0; i < outs.values.size(); ++i) {
+      values[{n.get(), static_cast<int>(i)}] = {outs.values[i], outs.masks[i]};
+    }
   }
-  Tensors result;
-  for (const auto& o : g.outputs) result.push_back(values.at({o.node().get(), o.index()}));
+  MaskedTensors result;
+  for (const auto& o : g.outputs) {
+    const auto& [value, mask] = values.at({o.node().get(), o.index()});
+    result.values.push_back(value);
+    result.masks.push_back(mask);
+  }
   return result;
 }
 

@@ -108,10 +108,15 @@ class Model : public Layer {
   virtual StepLogs test_step(const data::Element& data);
   /// One prediction step: the model's output in inference mode.
   virtual Tensor predict_step(const data::Element& data);
-  /// The compiled loss plus the regularization losses (Keras' compute_loss).
-  Tensor compute_loss(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight = {});
-  /// Updates the compiled metrics and returns every metric's result (Keras' compute_metrics).
-  StepLogs compute_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight = {});
+  /// The compiled loss plus the regularization losses (Keras' compute_loss). `mask`: the Keras
+  /// mask of y_pred (call_masked's), which weights the per-step losses as Keras does
+  /// (losses::apply_mask); train_step and test_step pass the model output's mask.
+  Tensor compute_loss(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight = {},
+                      const Tensor& mask = {});
+  /// Updates the compiled metrics and returns every metric's result (Keras' compute_metrics);
+  /// masked entries of y_pred get weight 0.
+  StepLogs compute_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight = {},
+                           const Tensor& mask = {});
   /// The loss tracker ("loss") then the compiled metrics, once compiled.
   std::vector<std::shared_ptr<metrics::Metric>> metrics() const;
   /// Resets every metric's state.
@@ -153,6 +158,8 @@ class Model : public Layer {
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
+  /// A graph network carries each layer's output mask to the layers it feeds.
+  MaskedTensors call_n_masked(const Tensors& inputs, const Tensors& masks, bool training) override;
   /// Makes this model a graph network (the functional constructor and Sequential use it).
   void init_graph(const KerasTensors& inputs, const KerasTensors& outputs, bool track_layers);
   /// Whether summary() draws the one-chain table (no "Connected to" column).

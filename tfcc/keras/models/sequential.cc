@@ -71,6 +71,11 @@ void Sequential::build_for(std::vector<int64_t> input_shape) {
 std::vector<std::shared_ptr<Layer>> Sequential::layers() const { return layers_; }
 
 Tensors Sequential::call_n(const Tensors& inputs, bool training) {
+  return call_n_masked(inputs, input_masks(), training).values;
+}
+
+MaskedTensors Sequential::call_n_masked(const Tensors& inputs, const Tensors& masks,
+                                        bool training) {
   TFCC_CHECK_ARG(inputs.size() == 1, "Sequential '", name(), "' expects 1 input, got ",
                  inputs.size());
   TFCC_CHECK_ARG(!layers_.empty(), "Sequential '", name(), "' has no layers");
@@ -82,9 +87,15 @@ Tensors Sequential::call_n(const Tensors& inputs, bool training) {
     build_for(dims);
   }
   Tensor x = inputs[0];
+  Tensor mask = masks.empty() ? Tensor() : masks[0];
   if (input_layer_) x = (*input_layer_)(x, {training});
-  for (const auto& l : layers_) x = (*l)(x, {training});
-  return {x};
+  // Each layer's output mask goes to the next layer (Keras' _keras_mask).
+  for (const auto& l : layers_) {
+    MaskedTensors out = l->call_masked({x}, {mask}, {training});
+    x = out.values.at(0);
+    mask = out.masks.at(0);
+  }
+  return {{x}, {mask}};
 }
 
 }  // namespace tfcc::keras

@@ -51,6 +51,7 @@ class Sequential : public Model {
 
  protected:
   Tensors call_n(const Tensors& inputs, bool training) override;
+  MaskedTensors call_n_masked(const Tensors& inputs, const Tensors& masks, bool training) override;
   bool sequential_like() const override { return true; }
 
  private:

@@ -18,6 +18,15 @@
 namespace tfcc::keras {
 namespace {
 
+// The model's output on `x` and its Keras mask (undefined: none), which weights the loss and
+// the metrics.
+std::pair<Tensor, Tensor> forward(Model& model, const Tensor& x, bool training) {
+  MaskedTensors out = model.call_masked({x}, {}, {.training = training});
+  TFCC_CHECK_ARG(out.values.size() == 1, "Layer '", model.name(), "' returned ", out.values.size(),
+                 " outputs; override train_step / test_step for a model with several outputs");
+  return {out.values[0], out.masks[0]};
+}
+
 callbacks::Logs to_logs(const StepLogs& step) {
   callbacks::Logs logs;
   for (const auto& [name, value] : step) logs.set(name, value.item<double>());
@@ -119,10 +128,13 @@ void Model::reset_metrics() {
   for (auto& m : metrics()) m->reset_state();
 }
 
-Tensor Model::compute_loss(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
+Tensor Model::compute_loss(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight,
+                           const Tensor& mask) {
   TFCC_REQUIRE(FailedPreconditionError, loss_ != nullptr, "Model '", name(),
                "' was compiled without a loss; pass `loss` to compile or override train_step");
-  Tensor loss = (*loss_)(y, y_pred, sample_weight);
+  const DType dtype = is_floating(y_pred.dtype()) ? y_pred.dtype() : float32;
+  Tensor loss =
+      (*loss_)(y, y_pred, losses::apply_mask(sample_weight, mask, dtype, loss_->reduction()));
   auto reg = losses();
   if (!reg.empty()) {
     for (auto& r : reg) r = cast(r, loss.dtype());
@@ -134,9 +146,12 @@ Tensor Model::compute_loss(const Tensor& y, const Tensor& y_pred, const Tensor& 
   return loss;
 }
 
-StepLogs Model::compute_metrics(const Tensor& y, const Tensor& y_pred,
-                                const Tensor& sample_weight) {
-  for (auto& m : compiled_metrics_) m->update_state(y, y_pred, sample_weight);
+StepLogs Model::compute_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight,
+                                const Tensor& mask) {
+  // Keras' MeanMetricWrapper: the mask weighs each entry (reduction "sum").
+  const DType dtype = is_floating(y_pred.dtype()) ? y_pred.dtype() : float32;
+  const Tensor weight = losses::apply_mask(sample_weight, mask, dtype, losses::Reduction::kSum);
+  for (auto& m : compiled_metrics_) m->update_state(y, y_pred, weight);
   StepLogs logs;
   for (auto& m : metrics()) logs.emplace_back(m->name(), m->result());
   return logs;
@@ -149,22 +164,22 @@ StepLogs Model::train_step(const data::Element& batch) {
   const Tensor& y = batch[1];
   const Tensor sw = batch.size() > 2 ? batch[2] : Tensor();
   GradientTape tape;
-  Tensor y_pred = (*this)(x, {.training = true});
-  Tensor loss = compute_loss(y, y_pred, sw);
+  auto [y_pred, mask] = forward(*this, x, true);
+  Tensor loss = compute_loss(y, y_pred, sw, mask);
   // Read after the forward pass: a subclassed model creates its weights on its first call.
   auto vars = trainable_variables();
   auto grads = distributed::gradients(*this, tape, loss, vars);
   optimizer_->apply_gradients(grads, vars);
-  return compute_metrics(y, y_pred, sw);
+  return compute_metrics(y, y_pred, sw, mask);
 }
 
 StepLogs Model::test_step(const data::Element& batch) {
   TFCC_CHECK_ARG(batch.size() >= 2, "test_step expects (x, y) or (x, y, sample_weight), got ",
                  batch.size(), " components");
   const Tensor sw = batch.size() > 2 ? batch[2] : Tensor();
-  Tensor y_pred = (*this)(batch[0], {.training = false});
-  compute_loss(batch[1], y_pred, sw);
-  return compute_metrics(batch[1], y_pred, sw);
+  auto [y_pred, mask] = forward(*this, batch[0], false);
+  compute_loss(batch[1], y_pred, sw, mask);
+  return compute_metrics(batch[1], y_pred, sw, mask);
 }
 
 Tensor Model::predict_step(const data::Element& batch) {

@@ -2,6 +2,7 @@
 #include "tfcc/keras/optimizers/optimizer.h"
 
 #include "tfcc/autodiff/gradient_tape.h"
+#include "tfcc/keras/constraints/constraints.h"
 #include "tfcc/keras/optimizers/concrete.h"
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/elementwise/elementwise.h"
@@ -194,6 +195,8 @@ Variable Optimizer::apply_gradients(std::span<const Tensor> grads, std::span<con
     }
     update_step(g[i], v[i], it->second);
   }
+  // Keras: each variable with a constraint is projected after the update.
+  for (const Variable& var : v) constraints::apply(var);
   iterations_.assign_add(Tensor::scalar<int64_t>(1));
   return iterations_;
 }

@@ -44,6 +44,12 @@ Json shape_json(const std::vector<int64_t>& dims) {
 
 Json layer_entry(const Layer& layer);
 
+// Keys holding a serialized layer: an RNN's cell, a wrapper's layer (Bidirectional's
+// backward_layer too).
+bool is_nested_layer_key(const std::string& key) {
+  return key == "cell" || key == "layer" || key == "backward_layer";
+}
+
 // tfcc's config of a layer (Keras 2 spellings) in Keras 3's.
 Json keras3_layer_config(const std::string& cls, const Json& config) {
   Json out = Json::object();
@@ -58,7 +64,11 @@ Json keras3_layer_config(const std::string& cls, const Json& config) {
       out.set(key, keras_object("keras.regularizers",
                                 value.at("class_name", "regularizer").as_string("class_name"),
                                 value.at("config", "regularizer")));
-    } else if (key == "cell" && value.type() == Json::Type::kObject) {
+    } else if (ends_with(key, "_constraint") && value.type() == Json::Type::kObject) {
+      out.set(key, keras_object("keras.constraints",
+                                value.at("class_name", "constraint").as_string("class_name"),
+                                value.at("config", "constraint")));
+    } else if (is_nested_layer_key(key) && value.type() == Json::Type::kObject) {
       const std::string& cell_cls = value.at("class_name", "cell").as_string("class_name");
       out.set(key, keras_object("keras.layers", cell_cls,
                                 keras3_layer_config(cell_cls, value.at("config", "cell"))));
@@ -254,7 +264,14 @@ Json entry_from_keras3(const Json& entry) {
       };
       if (node.type() == Json::Type::kObject) {
         if (const Json* args = node.find("args")) collect(*args);
-        if (const Json* kwargs = node.find("kwargs")) collect(*kwargs);
+        if (const Json* kwargs = node.find("kwargs")) {
+          // Keras masks passed explicitly (`mask=`, MultiHeadAttention's query_mask, ...) are
+          // not inputs: tfcc carries masks from the layers that make them (layer.h).
+          for (const auto& [k, x] : kwargs->members()) {
+            if (k != "mask" && k != "query_mask" && k != "value_mask" && k != "key_mask")
+              collect(x);
+          }
+        }
       } else {
         collect(node);  // Keras 2's [[layer, node, tensor, kwargs], ...]
       }
@@ -272,7 +289,7 @@ Json layer_config_from_keras3(const std::string& cls, const Json& config) {
       out.set(key, value.at("config", "dtype policy").at("name", "dtype policy"));
     } else if (key == "batch_shape" && cls == "InputLayer") {
       out.set("batch_input_shape", value);
-    } else if (key == "cell" && value.type() == Json::Type::kObject) {
+    } else if (is_nested_layer_key(key) && value.type() == Json::Type::kObject) {
       out.set(key, entry_from_keras3(value));
     } else {
       out.set(key, value);
@@ -378,6 +395,44 @@ std::shared_ptr<Layer> layer_from_keras3(const Json& entry) {
                            e.at("config", "layer"));
 }
 
+namespace {
+// Keras 3 records the ops that compute masks (NotEqual, Any, LogicalOr, ...: module
+// keras.src.ops.*) as layers of a functional config, feeding `mask=` arguments. Without those
+// arguments (entry_from_keras3) nothing leads from them to the outputs: they are dropped, since
+// tfcc's layers make the same masks themselves.
+Json without_mask_ops(const Json& keras_layers, const Json& layers, const Json& outputs) {
+  std::map<std::string, const Json*> by_name;
+  for (const Json& l : layers.items()) {
+    if (const Json* name = l.find("name")) by_name[name->as_string("name")] = &l;
+  }
+  std::set<std::string> needed;
+  std::function<void(const Json&)> visit = [&](const Json& ref) {
+    const auto& r = ref.items("node reference");
+    if (r.empty() || !needed.insert(r[0].as_string("layer name")).second) return;
+    auto it = by_name.find(r[0].as_string());
+    if (it == by_name.end()) return;
+    if (const Json* nodes = it->second->find("inbound_nodes")) {
+      for (const Json& call : nodes->items()) {
+        for (const Json& in : call.items()) visit(in);
+      }
+    }
+  };
+  for (const Json& out : outputs.items("output_layers")) visit(out);
+  Json kept = Json::array();
+  const auto& originals = keras_layers.items("layers");
+  for (size_t i = 0; i < layers.items().size(); ++i) {
+    const Json& l = layers.items()[i];
+    const Json* module = i < originals.size() ? originals[i].find("module") : nullptr;
+    const bool op = module && module->type() == Json::Type::kString &&
+                    module->as_string().rfind("keras.src.ops", 0) == 0;
+    const Json* name = l.find("name");
+    if (op && name && !needed.count(name->as_string())) continue;
+    kept.push(l);
+  }
+  return kept;
+}
+}  // namespace
+
 Json config_from_keras3(const Json& config) {
   const std::string& cls = config.at("class_name", "model config").as_string("class_name");
   const Json& c = config.at("config", "model config");
@@ -407,7 +462,8 @@ Json config_from_keras3(const Json& config) {
     inner.set("layers", layers);
     out.set("class_name", Json("Sequential"));
   } else {
-    inner.set("layers", layers);
+    inner.set("layers", without_mask_ops(c.at("layers", cls + " config"), layers,
+                                         ref_list(c.at("output_layers", "Functional config"))));
     inner.set("input_layers", ref_list(c.at("input_layers", "Functional config")));
     inner.set("output_layers", ref_list(c.at("output_layers", "Functional config")));
     out.set("class_name", Json("Functional"));

@@ -5,15 +5,26 @@
 
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/layers/activation_layers.h"
+#include "tfcc/keras/layers/advanced_activations.h"
 #include "tfcc/keras/layers/attention.h"
 #include "tfcc/keras/layers/conv.h"
 #include "tfcc/keras/layers/core.h"
 #include "tfcc/keras/layers/embedding.h"
+#include "tfcc/keras/layers/group_normalization.h"
+#include "tfcc/keras/layers/lambda_layer.h"
+#include "tfcc/keras/layers/masking.h"
+#include "tfcc/keras/layers/merge_layers.h"
 #include "tfcc/keras/layers/merging.h"
 #include "tfcc/keras/layers/normalization.h"
 #include "tfcc/keras/layers/pooling.h"
+#include "tfcc/keras/layers/pooling1d.h"
 #include "tfcc/keras/layers/preprocessing.h"
+#include "tfcc/keras/layers/regularization.h"
+#include "tfcc/keras/layers/reshaping.h"
+#include "tfcc/keras/layers/image_preprocessing.h"
 #include "tfcc/keras/layers/rnn.h"
+#include "tfcc/keras/layers/separable_conv.h"
+#include "tfcc/keras/layers/wrappers.h"
 
 namespace tfcc::keras::saving {
 namespace {
@@ -57,6 +68,48 @@ std::map<std::string, LayerFactory> builtins() {
   m["MultiHeadAttention"] = layers::MultiHeadAttention::from_config;
   m["Attention"] = layers::Attention::from_config;
   m["AdditiveAttention"] = layers::AdditiveAttention::from_config;
+  m["LeakyReLU"] = layers::LeakyReLU::from_config;
+  m["PReLU"] = layers::PReLU::from_config;
+  m["ELU"] = layers::ELU::from_config;
+  m["Subtract"] = layers::Subtract::from_config;
+  m["Average"] = layers::Average::from_config;
+  m["Maximum"] = layers::Maximum::from_config;
+  m["Minimum"] = layers::Minimum::from_config;
+  m["Dot"] = layers::Dot::from_config;
+  m["Permute"] = layers::Permute::from_config;
+  m["RepeatVector"] = layers::RepeatVector::from_config;
+  m["UpSampling1D"] = layers::UpSampling1D::from_config;
+  m["UpSampling2D"] = layers::UpSampling2D::from_config;
+  m["UpSampling3D"] = layers::UpSampling3D::from_config;
+  m["Cropping1D"] = layers::Cropping1D::from_config;
+  m["Cropping2D"] = layers::Cropping2D::from_config;
+  m["Cropping3D"] = layers::Cropping3D::from_config;
+  m["ZeroPadding1D"] = layers::ZeroPadding1D::from_config;
+  m["ZeroPadding3D"] = layers::ZeroPadding3D::from_config;
+  m["MaxPooling1D"] = layers::MaxPooling1D::from_config;
+  m["AveragePooling1D"] = layers::AveragePooling1D::from_config;
+  m["GlobalAveragePooling1D"] = layers::GlobalAveragePooling1D::from_config;
+  m["GlobalMaxPooling1D"] = layers::GlobalMaxPooling1D::from_config;
+  m["GroupNormalization"] = layers::GroupNormalization::from_config;
+  m["UnitNormalization"] = layers::UnitNormalization::from_config;
+  m["SpatialDropout1D"] = layers::SpatialDropout1D::from_config;
+  m["SpatialDropout2D"] = layers::SpatialDropout2D::from_config;
+  m["GaussianNoise"] = layers::GaussianNoise::from_config;
+  m["GaussianDropout"] = layers::GaussianDropout::from_config;
+  m["AlphaDropout"] = layers::AlphaDropout::from_config;
+  m["ActivityRegularization"] = layers::ActivityRegularization::from_config;
+  m["Lambda"] = layers::Lambda::from_config;
+  m["SeparableConv2D"] = layers::SeparableConv2D::from_config;
+  m["SeparableConv1D"] = layers::SeparableConv1D::from_config;
+  m["Conv1DTranspose"] = layers::Conv1DTranspose::from_config;
+  m["Masking"] = layers::Masking::from_config;
+  m["Bidirectional"] = layers::Bidirectional::from_config;
+  m["TimeDistributed"] = layers::TimeDistributed::from_config;
+  m["Resizing"] = layers::Resizing::from_config;
+  m["CenterCrop"] = layers::CenterCrop::from_config;
+  m["RandomFlip"] = layers::RandomFlip::from_config;
+  m["RandomContrast"] = layers::RandomContrast::from_config;
+  m["RandomCrop"] = layers::RandomCrop::from_config;
   return m;
 }
 

@@ -147,15 +147,6 @@ ConvGeometry backprop_geometry(KernelContext& ctx, bool data) {
   return conv_geometry(ctx.op(), ctx.attrs(), in, f, dw);
 }
 
-// One-thread estimate of a oneDNN convolution (forward or either gradient: the same FLOPs).
-double conv_work_ns(const ConvGeometry& g) {
-  const double flops = 2.0 * static_cast<double>(g.batch) * static_cast<double>(g.out_h) *
-                       static_cast<double>(g.out_w) * static_cast<double>(g.out_c) *
-                       static_cast<double>(g.f_h) * static_cast<double>(g.f_w) *
-                       static_cast<double>(g.f_in_c);
-  return kernels::matmul_work_ns(flops);
-}
-
 template <typename T>
 void conv_forward_kernel(KernelContext& ctx) {
   const bool fused = ctx.op().name() == "_FusedConv2D";
@@ -173,7 +164,6 @@ void conv_forward_kernel(KernelContext& ctx) {
     std::fill(y, y + out.num_elements(), T(0));
   } else {
     if constexpr (std::is_same_v<T, float>) {
-      kernels::OneDnnThreads threads(conv_work_ns(g));
       if (conv_onednn::forward(g, x, f, bias, {act, static_cast<float>(alpha)}, y)) return;
     }
     forward_loop<T>(g, x, f, y);
@@ -195,7 +185,6 @@ void conv_backprop_input_kernel(KernelContext& ctx) {
   const T* f = ctx.input(0).data<T>();
   const T* dy = ctx.input(1).data<T>();
   if constexpr (std::is_same_v<T, float>) {
-    kernels::OneDnnThreads threads(conv_work_ns(g));
     if (conv_onednn::backward_data(g, f, dy, dx)) return;
   }
   backward_data_loop<T>(g, f, dy, dx);
@@ -214,7 +203,6 @@ void conv_backprop_filter_kernel(KernelContext& ctx) {
   const T* x = ctx.input(0).data<T>();
   const T* dy = ctx.input(1).data<T>();
   if constexpr (std::is_same_v<T, float>) {
-    kernels::OneDnnThreads threads(conv_work_ns(g));
     if (conv_onednn::backward_weights(g, x, dy, df)) return;
   }
   backward_weights_loop<T>(g, x, dy, df);

@@ -2,13 +2,16 @@
 // layout: no reorder of the large tensors). Filters are TensorFlow's HWIO, described to oneDNN
 // by strides; when oneDNN prefers a blocked filter layout it gets one through a cached reorder
 // (the filter is small next to the activations), measured faster than the plain-layout kernels
-// for the seed CNN's shapes (docs/benchmark-history.md). Primitives and reorders are cached per geometry,
-// direction, fused activation and thread count.
+// for the seed CNN's shapes (docs/benchmark-history.md). Primitives and reorders are cached per
+// geometry, direction, fused activation and thread count.
 #include "tfcc/ops/conv/conv_onednn.h"
 
+#include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "tfcc/core/tensor.h"
+#include "tfcc/ops/onednn_split.h"
 
 namespace tfcc::conv_onednn {
 namespace {
@@ -162,55 +165,123 @@ void reorder(const Entry& e, const memory& from, const memory& to) {
   onednn::execute(*e.reorder, e.reorder_scratch_md, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
+// One-thread estimate of a convolution (forward or either gradient: the same FLOPs).
+double work_ns(const ConvGeometry& g) {
+  const double flops = 2.0 * static_cast<double>(g.batch) * static_cast<double>(g.out_h) *
+                       static_cast<double>(g.out_w) * static_cast<double>(g.out_c) *
+                       static_cast<double>(g.f_h) * static_cast<double>(g.f_w) *
+                       static_cast<double>(g.f_in_c);
+  return kernels::matmul_work_ns(flops);
+}
+
+// Images [lo, hi) of the batch as a geometry of their own.
+ConvGeometry images(const ConvGeometry& g, int64_t lo, int64_t hi) {
+  ConvGeometry s = g;
+  s.batch = hi - lo;
+  return s;
+}
+int64_t in_image(const ConvGeometry& g) { return g.in_h * g.in_w * g.in_c; }
+int64_t out_image(const ConvGeometry& g) { return g.out_h * g.out_w * g.out_c; }
+
+// The filter as the primitives of a geometry read it: the user's HWIO array, or a copy reordered
+// once (before the batch is split) into the layout oneDNN chose for the whole batch, which the
+// primitives of its slices choose too (a slice that wants another layout reorders its own).
+class Filter {
+ public:
+  Filter(const Entry& whole, const float* f)
+      : whole_(whole), user_(onednn::wrap(whole.user_weights_md, f)) {
+    if (!whole.reorder) return;
+    buf_ = Tensor::empty(uint8, Shape{static_cast<int64_t>(whole.weights_md.get_size())});
+    reordered_ = memory(whole.weights_md, onednn::engine(), buf_.mutable_raw_data());
+    reorder(whole, user_, reordered_);
+  }
+  // The filter for a slice's entry; `own` holds a copy the slice had to reorder itself.
+  memory for_entry(const Entry& e, Tensor* own) const {
+    if (!e.reorder) return user_;
+    if (whole_.reorder && e.weights_md == whole_.weights_md) return reordered_;
+    *own = Tensor::empty(uint8, Shape{static_cast<int64_t>(e.weights_md.get_size())});
+    memory w(e.weights_md, onednn::engine(), own->mutable_raw_data());
+    reorder(e, user_, w);
+    return w;
+  }
+
+ private:
+  const Entry& whole_;
+  memory user_;
+  Tensor buf_;
+  memory reordered_;
+};
+
 }  // namespace
 
 bool eltwise_algorithm(const Activation& act, dnnl::algorithm* alg, float* alpha, float* beta) {
   return onednn::eltwise_algorithm(act.name, act.alpha, alg, alpha, beta);
 }
 
+// Under the pool runtime each call below runs oneDNN on one thread per slice of the batch
+// (kernels::onednn_split): the images of a forward or input-gradient convolution are
+// independent, and the filter gradient sums per-slice partial gradients in slice order.
+
 bool forward(const ConvGeometry& g, const float* x, const float* f, const float* bias,
              const Activation& act, float* y) {
-  std::shared_ptr<const Entry> e = lookup(kForward, g, &act, bias != nullptr);
-  if (!e->prim) return false;
-  memory wu = onednn::wrap(e->user_weights_md, f);
-  Tensor wbuf;
-  memory w = wu;
-  if (e->reorder) {
-    wbuf = Tensor::empty(uint8, Shape{static_cast<int64_t>(e->weights_md.get_size())});
-    w = memory(e->weights_md, onednn::engine(), wbuf.mutable_raw_data());
-    reorder(*e, wu, w);
-  }
-  std::unordered_map<int, memory> args = {
-      {DNNL_ARG_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), x)},
-      {DNNL_ARG_WEIGHTS, w},
-      {DNNL_ARG_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), y)}};
-  if (bias)
-    args.emplace(DNNL_ARG_BIAS, onednn::wrap(memory::desc({g.out_c}, dt::f32, tag::a), bias));
-  onednn::execute(*e->prim, e->scratch_md, std::move(args));
-  return true;
+  std::shared_ptr<const Entry> whole;
+  std::optional<Filter> filter;
+  const bool found = kernels::onednn_whole(work_ns(g), [&] {
+    whole = lookup(kForward, g, &act, bias != nullptr);
+    if (whole->prim) filter.emplace(*whole, f);
+    return whole->prim != nullptr;
+  });
+  if (!found) return false;
+  return kernels::onednn_split(g.batch, work_ns(g), 1, [&](int64_t lo, int64_t hi) {
+    const ConvGeometry s = images(g, lo, hi);
+    std::shared_ptr<const Entry> e =
+        hi - lo == g.batch ? whole : lookup(kForward, s, &act, bias != nullptr);
+    if (!e->prim) return false;
+    Tensor own;
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, onednn::wrap(act_md(s.batch, s.in_c, s.in_h, s.in_w), x + lo * in_image(g))},
+        {DNNL_ARG_WEIGHTS, filter->for_entry(*e, &own)},
+        {DNNL_ARG_DST,
+         onednn::wrap(act_md(s.batch, s.out_c, s.out_h, s.out_w), y + lo * out_image(g))}};
+    if (bias)
+      args.emplace(DNNL_ARG_BIAS, onednn::wrap(memory::desc({g.out_c}, dt::f32, tag::a), bias));
+    onednn::execute(*e->prim, e->scratch_md, std::move(args));
+    return true;
+  });
 }
 
 bool backward_data(const ConvGeometry& g, const float* f, const float* dy, float* dx) {
-  std::shared_ptr<const Entry> e = lookup(kBackwardData, g, nullptr, false);
-  if (!e->prim) return false;
-  memory wu = onednn::wrap(e->user_weights_md, f);
-  Tensor wbuf;
-  memory w = wu;
-  if (e->reorder) {
-    wbuf = Tensor::empty(uint8, Shape{static_cast<int64_t>(e->weights_md.get_size())});
-    w = memory(e->weights_md, onednn::engine(), wbuf.mutable_raw_data());
-    reorder(*e, wu, w);
-  }
-  onednn::execute(
-      *e->prim, e->scratch_md,
-      {{DNNL_ARG_DIFF_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), dx)},
-       {DNNL_ARG_WEIGHTS, w},
-       {DNNL_ARG_DIFF_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
-  return true;
+  std::shared_ptr<const Entry> whole;
+  std::optional<Filter> filter;
+  const bool found = kernels::onednn_whole(work_ns(g), [&] {
+    whole = lookup(kBackwardData, g, nullptr, false);
+    if (whole->prim) filter.emplace(*whole, f);
+    return whole->prim != nullptr;
+  });
+  if (!found) return false;
+  return kernels::onednn_split(g.batch, work_ns(g), 1, [&](int64_t lo, int64_t hi) {
+    const ConvGeometry s = images(g, lo, hi);
+    std::shared_ptr<const Entry> e =
+        hi - lo == g.batch ? whole : lookup(kBackwardData, s, nullptr, false);
+    if (!e->prim) return false;
+    Tensor own;
+    onednn::execute(*e->prim, e->scratch_md,
+                    {{DNNL_ARG_DIFF_SRC,
+                      onednn::wrap(act_md(s.batch, s.in_c, s.in_h, s.in_w), dx + lo * in_image(g))},
+                     {DNNL_ARG_WEIGHTS, filter->for_entry(*e, &own)},
+                     {DNNL_ARG_DIFF_DST, onednn::wrap(act_md(s.batch, s.out_c, s.out_h, s.out_w),
+                                                      dy + lo * out_image(g))}});
+    return true;
+  });
 }
 
-bool backward_weights(const ConvGeometry& g, const float* x, const float* dy, float* df) {
-  std::shared_ptr<const Entry> e = lookup(kBackwardWeights, g, nullptr, false);
+namespace {
+
+// The filter gradient of images [lo, hi) into df (the user's HWIO layout).
+bool backward_weights_images(const ConvGeometry& g, int64_t lo, int64_t hi, const float* x,
+                             const float* dy, float* df) {
+  const ConvGeometry s = images(g, lo, hi);
+  std::shared_ptr<const Entry> e = lookup(kBackwardWeights, s, nullptr, false);
   if (!e->prim) return false;
   memory wu = onednn::wrap(e->user_weights_md, df);
   Tensor wbuf;
@@ -221,10 +292,55 @@ bool backward_weights(const ConvGeometry& g, const float* x, const float* dy, fl
   }
   onednn::execute(
       *e->prim, e->scratch_md,
-      {{DNNL_ARG_SRC, onednn::wrap(act_md(g.batch, g.in_c, g.in_h, g.in_w), x)},
+      {{DNNL_ARG_SRC, onednn::wrap(act_md(s.batch, s.in_c, s.in_h, s.in_w), x + lo * in_image(g))},
        {DNNL_ARG_DIFF_WEIGHTS, w},
-       {DNNL_ARG_DIFF_DST, onednn::wrap(act_md(g.batch, g.out_c, g.out_h, g.out_w), dy)}});
+       {DNNL_ARG_DIFF_DST,
+        onednn::wrap(act_md(s.batch, s.out_c, s.out_h, s.out_w), dy + lo * out_image(g))}});
   if (e->reorder) reorder(*e, w, wu);
+  return true;
+}
+
+}  // namespace
+
+bool backward_weights(const ConvGeometry& g, const float* x, const float* dy, float* df) {
+  const double work = work_ns(g);
+  const int threads = parallel::runtime() == parallel::Runtime::kPool
+                          ? parallel::threads_for(g.batch, work / static_cast<double>(g.batch),
+                                                  kernels::intra_op_threads())
+                          : 1;
+  if (threads <= 1) {
+    return kernels::onednn_whole(work,
+                                 [&] { return backward_weights_images(g, 0, g.batch, x, dy, df); });
+  }
+  // Slices of the batch claimed by the pool, each writing its own partial gradient; two per
+  // thread keep a late thread's share small without many partials to add.
+  const int64_t parts = std::min<int64_t>(g.batch, 2 * threads);
+  const int64_t size = g.f_h * g.f_w * g.f_in_c * g.out_c;
+  Tensor partial = Tensor::empty(float32, Shape{parts, size});
+  float* pp = partial.mutable_data<float>();
+  std::atomic<bool> ok{true};
+  {
+    kernels::OneOmpThread one;
+    parallel::parallel_for(
+        parts, 2 * parallel::kMinParallelWorkNs, threads,
+        [&](int64_t lo, int64_t hi) {
+          for (int64_t c = lo; c < hi; ++c) {
+            if (!backward_weights_images(g, g.batch * c / parts, g.batch * (c + 1) / parts, x, dy,
+                                         pp + c * size)) {
+              ok.store(false, std::memory_order_relaxed);
+            }
+          }
+        },
+        /*align=*/1);
+  }
+  if (!ok.load()) return false;
+  kernels::parallel_for(size, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      float sum = pp[i];
+      for (int64_t c = 1; c < parts; ++c) sum += pp[c * size + i];
+      df[i] = sum;
+    }
+  });
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 #include "tfcc/ops/linalg/onednn.h"
+#include "tfcc/ops/onednn_split.h"
 
 namespace tfcc {
 namespace {
@@ -256,38 +257,151 @@ std::shared_ptr<const CacheEntry> get_primitive(const Problem& p, const Collapse
   return it->second;
 }
 
+// Runs the batched matmul primitive on batches [lo, hi) of the leading collapsed batch dim.
+bool run_primitive(const Problem& p, const Collapsed& cb, int64_t lo, int64_t hi, const float* a,
+                   const float* b, float* c) {
+  auto inner = [](const std::vector<int64_t>& dims) {
+    int64_t s = 1;
+    for (size_t i = 1; i < dims.size(); ++i) s *= dims[i];
+    return s;
+  };
+  Collapsed s = cb;
+  s.out[0] = hi - lo;
+  if (cb.a[0] != 1) s.a[0] = hi - lo;
+  if (cb.b[0] != 1) s.b[0] = hi - lo;
+  std::shared_ptr<const CacheEntry> e = get_primitive(p, s);
+  if (!e->prim) return false;
+  const float* pa = a + (cb.a[0] == 1 ? 0 : lo * inner(cb.a) * p.m * p.k);
+  const float* pb = b + (cb.b[0] == 1 ? 0 : lo * inner(cb.b) * p.k * p.n);
+  float* pc = c + lo * inner(cb.out) * p.m * p.n;
+  onednn::execute(*e->prim, e->scratch_md,
+                  {{DNNL_ARG_SRC, onednn::wrap(e->a_md, pa)},
+                   {DNNL_ARG_WEIGHTS, onednn::wrap(e->b_md, pb)},
+                   {DNNL_ARG_DST, dnnl::memory(e->c_md, engine(), pc)}});
+  return true;
+}
+
+// A single matrix product restricted to rows [lo, hi) of C (`rows`) or to its columns [lo, hi),
+// through oneDNN's BLAS-style sgemm: it beats the matmul primitive here (about 180 against 150
+// GFLOP/s on one core, shared/research/machine.md) and needs no primitive. Row-major, so the
+// leading dimensions are the stored column counts.
+bool run_sgemm(const Problem& p, bool rows, int64_t lo, int64_t hi, const float* a, const float* b,
+               float* c) {
+  const int64_t lda = p.ta ? p.m : p.k, ldb = p.tb ? p.k : p.n;
+  int64_t m = p.m, n = p.n;
+  if (rows) {
+    m = hi - lo;
+    a += p.ta ? lo : lo * p.k;
+    c += lo * p.n;
+  } else {
+    n = hi - lo;
+    b += p.tb ? lo * p.k : lo;
+    c += lo;
+  }
+  return dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', m, n, p.k, 1.0f, a, lda, b, ldb, 0.0f, c,
+                    p.n) == dnnl_success;
+}
+
+// Slice boundaries for splitting `dim` rows or columns of a product of `work` ns: about two
+// blocks per thread (each block repacks the other operand), multiples of 16.
+int64_t block_align(int64_t dim, double work) {
+  const int t =
+      parallel::threads_for(dim, work / static_cast<double>(dim), kernels::intra_op_threads());
+  if (t <= 1) return 16;
+  const int64_t per = (dim + 2 * t - 1) / (2 * t);
+  return std::max<int64_t>(16, (per + 15) / 16 * 16);
+}
+
+// The intra-op threads a single product of `work` ns gets on the pool (1: one call).
+int product_threads(const Problem& p, double work) {
+  if (parallel::runtime() != parallel::Runtime::kPool) return 1;
+  const int64_t longest = std::max({p.m, p.n, p.k});
+  return parallel::threads_for(longest, work / static_cast<double>(longest),
+                               kernels::intra_op_threads());
+}
+
+// Whether a single product split in `parts` moves least memory when cut along k (partial
+// products added afterwards) rather than by rows or columns of C: oneDNN's sgemm packs both
+// operands per call, so each block of rows repacks all of B and each block of columns all of A,
+// while each k block only writes a partial C that is read once. A Dense layer's 64 x 5408 x 64
+// product (the seed CNN's) is the case: by rows it repacked 1.4 MB per block.
+bool split_depth(const Problem& p, int64_t parts) {
+  const double m = static_cast<double>(p.m), n = static_cast<double>(p.n),
+               k = static_cast<double>(p.k), extra = static_cast<double>(parts - 1);
+  const double by_depth = 2.0 * static_cast<double>(parts) * m * n;
+  return p.k >= 16 * parts && by_depth < extra * k * std::min(m, n);
+}
+
+// C = A B cut along k into `parts` blocks run on the pool, one OpenMP thread each: block 0 into
+// C, the others into partial products added to C in block order.
+bool run_depth_split(const Problem& p, int threads, const float* a, const float* b, float* c) {
+  const int64_t parts = 2 * static_cast<int64_t>(threads);
+  const int64_t mn = p.m * p.n, lda = p.ta ? p.m : p.k, ldb = p.tb ? p.k : p.n;
+  Tensor partial = Tensor::empty(float32, Shape{parts - 1, mn});
+  float* pp = partial.mutable_data<float>();
+  std::atomic<bool> ok{true};
+  {
+    kernels::OneOmpThread one;
+    parallel::parallel_for(
+        parts, 2 * parallel::kMinParallelWorkNs, threads,
+        [&](int64_t lo, int64_t hi) {
+          for (int64_t i = lo; i < hi; ++i) {
+            const int64_t k0 = p.k * i / parts, k1 = p.k * (i + 1) / parts;
+            const float* pa = a + (p.ta ? k0 * p.m : k0);
+            const float* pb = b + (p.tb ? k0 : k0 * p.n);
+            float* out = i == 0 ? c : pp + (i - 1) * mn;
+            if (dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.m, p.n, k1 - k0, 1.0f, pa, lda, pb,
+                           ldb, 0.0f, out, p.n) != dnnl_success) {
+              ok.store(false, std::memory_order_relaxed);
+            }
+          }
+        },
+        /*align=*/1);
+  }
+  if (!ok.load()) return false;
+  parallel_for(mn, [&](int64_t lo, int64_t hi) {
+    for (int64_t j = lo; j < hi; ++j) {
+      float sum = c[j];
+      for (int64_t i = 1; i < parts; ++i) sum += pp[(i - 1) * mn + j];
+      c[j] = sum;
+    }
+  });
+  return true;
+}
+
+// oneDNN on the problem; on the pool runtime split (one OpenMP thread per call): a single
+// product by rows or columns of C, whichever is longer (the fewer repacks of the other operand),
+// or along k when that moves less memory (split_depth); a batched one by its leading batch dim.
+// False when oneDNN rejects the problem.
 bool run_onednn(const Problem& p, const float* a, const float* b, float* c) {
   const Collapsed cb = collapse(p);
+  const double work = matmul_work_ns(p);
   if (cb.out.empty()) {
-    // A single matrix product: oneDNN's BLAS-style sgemm beats its matmul primitive here (about
-    // 180 against 150 GFLOP/s on one core, shared/research/machine.md) and needs no primitive.
-    // Row-major, so the leading dimensions are the stored column counts. No engine is involved,
-    // so the ISA cap is applied here (before oneDNN's first call fixes its ISA).
+    // No engine is involved in the sgemm path, so the ISA cap is applied here (before oneDNN's
+    // first call fixes its ISA).
     apply_isa_cap();
-    dnnl_status_t st = dnnl_sgemm(p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', p.m, p.n, p.k, 1.0f, a,
-                                  p.ta ? p.m : p.k, b, p.tb ? p.k : p.n, 0.0f, c, p.n);
-    if (st == dnnl_success) return true;
+    const int threads = product_threads(p, work);
+    if (threads > 1 && split_depth(p, 2 * threads) && run_depth_split(p, threads, a, b, c)) {
+      return true;
+    }
+    const bool rows = p.m >= p.n;
+    const int64_t dim = rows ? p.m : p.n;
+    if (kernels::onednn_split(dim, work, block_align(dim, work), [&](int64_t lo, int64_t hi) {
+          return run_sgemm(p, rows, lo, hi, a, b, c);
+        })) {
+      return true;
+    }
   }
-  if (cb.out.size() + 2 > 6) {
+  if (cb.out.empty() || cb.out.size() + 2 > 6) {
     cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  std::shared_ptr<const CacheEntry> e = get_primitive(p, cb);
-  if (!e->prim) {
+  if (!kernels::onednn_split(cb.out[0], work, 1, [&](int64_t lo, int64_t hi) {
+        return run_primitive(p, cb, lo, hi, a, b, c);
+      })) {
     cache().fallbacks.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  dnnl::memory ma(e->a_md, engine(), const_cast<float*>(a));
-  dnnl::memory mb(e->b_md, engine(), const_cast<float*>(b));
-  dnnl::memory mc(e->c_md, engine(), c);
-  const size_t scratch_bytes = e->scratch_md.get_size();
-  Tensor scratch = Tensor::empty(uint8, Shape{static_cast<int64_t>(scratch_bytes)});
-  dnnl::memory ms(e->scratch_md, engine(), scratch_bytes ? scratch.mutable_raw_data() : nullptr);
-  dnnl::stream& s = stream();
-  e->prim->execute(
-      s,
-      {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}, {DNNL_ARG_SCRATCHPAD, ms}});
-  s.wait();
   return true;
 }
 
@@ -307,7 +421,6 @@ void matmul_kernel(KernelContext& ctx) {
   const T* pa = ctx.input(0).data<T>();
   const T* pb = ctx.input(1).data<T>();
   if constexpr (std::is_same_v<T, float>) {
-    kernels::OneDnnThreads threads(matmul_work_ns(p));
     if (run_onednn(p, pa, pb, pc)) return;
   }
   matmul_loop<T>(p, pa, pb, pc);
@@ -325,17 +438,25 @@ onednn::PrimitiveCache<FusedEntry>& fused_cache() {
   return *c;
 }
 
-bool run_fused_onednn(const Problem& p, const std::string& act, float alpha, const float* a,
-                      const float* b, const float* bias, float* c) {
+// Rows [lo, hi) of C = act(A B + bias) on one primitive.
+bool run_fused_rows(const Problem& whole, int64_t lo, int64_t hi, const std::string& act,
+                    float alpha, const float* a, const float* b, const float* bias, float* c) {
+  Problem p = whole;
+  p.m = hi - lo;
+  a += p.ta ? lo : lo * p.k;
+  c += lo * p.n;
+  // A's rows are strided by its stored row length: the whole product's m when transposed.
+  const int64_t lda = p.ta ? whole.m : p.k;
   std::vector<int64_t> key = onednn::key_prefix(301);
-  for (int64_t v : {p.m, p.k, p.n, int64_t(p.ta), int64_t(p.tb)}) key.push_back(v);
+  for (int64_t v : {p.m, p.k, p.n, int64_t(p.ta), int64_t(p.tb), lda}) key.push_back(v);
   for (char ch : act) key.push_back(ch);
   int32_t bits;
   std::memcpy(&bits, &alpha, sizeof bits);
   key.push_back(bits);
   auto e = fused_cache().get(key, [&] {
     auto e = std::make_shared<FusedEntry>();
-    e->a_md = p.ta ? strided_desc({}, p.k, p.m, true) : strided_desc({}, p.m, p.k, false);
+    e->a_md = dnnl::memory::desc({p.m, p.k}, dnnl::memory::data_type::f32,
+                                 p.ta ? dnnl::memory::dims{1, lda} : dnnl::memory::dims{lda, 1});
     e->b_md = p.tb ? strided_desc({}, p.n, p.k, true) : strided_desc({}, p.k, p.n, false);
     e->c_md = strided_desc({}, p.m, p.n, false);
     e->bias_md = strided_desc({}, 1, p.n, false);
@@ -370,6 +491,19 @@ bool run_fused_onednn(const Problem& p, const std::string& act, float alpha, con
   return true;
 }
 
+// _FusedMatMul on oneDNN, split by rows of C (kernels::onednn_split); false when oneDNN rejects it.
+bool run_fused_onednn(const Problem& p, const std::string& act, float alpha, const float* a,
+                      const float* b, const float* bias, float* c) {
+  const double work = matmul_work_ns(p);
+  // Split by rows only (the post-ops apply per row block); where rows are not the cheaper cut,
+  // the caller runs run_onednn's split and adds bias and activation itself.
+  const int threads = product_threads(p, work);
+  if (threads > 1 && (p.m < p.n || split_depth(p, 2 * threads))) return false;
+  return kernels::onednn_split(p.m, work, block_align(p.m, work), [&](int64_t lo, int64_t hi) {
+    return run_fused_rows(p, lo, hi, act, alpha, a, b, bias, c);
+  });
+}
+
 template <typename T>
 void fused_matmul_kernel(KernelContext& ctx) {
   const Problem p = make_problem(ctx);
@@ -385,7 +519,6 @@ void fused_matmul_kernel(KernelContext& ctx) {
     std::fill(pc, pc + out.num_elements(), T(0));
   } else {
     if constexpr (std::is_same_v<T, float>) {
-      kernels::OneDnnThreads threads(matmul_work_ns(p));
       if (run_fused_onednn(p, act, static_cast<float>(alpha), pa, pb, bias, pc)) return;
       if (!run_onednn(p, pa, pb, pc)) matmul_loop<T>(p, pa, pb, pc);
     } else {

@@ -12,11 +12,20 @@
 
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/nn/nn_internal.h"
+#include "tfcc/ops/onednn_split.h"
 
 namespace tfcc {
 namespace {
 
 constexpr int64_t kOneDnnMinElements = int64_t{1} << 16;
+
+// Whether a training-mode (statistics-reducing) oneDNN batch norm may run. Under the pool runtime
+// oneDNN runs on one OpenMP thread and its statistics cannot be split, so where the loops below
+// have more than one intra-op thread they run instead, on the pool (one core: the two measured
+// equal at [64, 26, 26, 32]); inference-mode problems are split by rows (kernels::onednn_split).
+bool onednn_reduction_ok() {
+  return parallel::runtime() == parallel::Runtime::kOpenMp || kernels::intra_op_threads() <= 1;
+}
 
 // Sums `width` doubles over the rows [0, m): body(r0, r1, acc) adds rows r0..r1 into acc.
 template <typename F>
@@ -100,7 +109,14 @@ void fused_batch_norm_kernel(KernelContext& ctx) {
   }
   bool done = false;
   if constexpr (std::is_same_v<T, float>) {
-    if (m > 0 && c > 0 && m * c >= kOneDnnMinElements) {
+    if (m > 0 && c > 0 && m * c >= kOneDnnMinElements && !training) {
+      const double work = static_cast<double>(m * c) * kernels::cost::kElementwise;
+      done = kernels::onednn_split(m, work, 16, [&](int64_t lo, int64_t hi) {
+        return nn_internal::onednn_batch_norm_forward(hi - lo, c, px + lo * c, scale, offset,
+                                                      mean.data(), var.data(), py + lo * c, eps,
+                                                      false);
+      });
+    } else if (m > 0 && c > 0 && m * c >= kOneDnnMinElements && onednn_reduction_ok()) {
       done = nn_internal::onednn_batch_norm_forward(m, c, px, scale, offset, mean.data(),
                                                     var.data(), py, eps, training);
     }
@@ -184,7 +200,7 @@ void fused_batch_norm_grad_kernel(KernelContext& ctx) {
     return;
   }
   if constexpr (std::is_same_v<T, float>) {
-    if (m * c >= kOneDnnMinElements &&
+    if (m * c >= kOneDnnMinElements && onednn_reduction_ok() &&
         nn_internal::onednn_batch_norm_backward(m, c, pdy, px, scale, mean, var, pdx, dscale,
                                                 doffset, eps, training)) {
       return;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/onednn_split.h"
 #include "tfcc/ops/pool/pool_internal.h"
 
 namespace tfcc {
@@ -73,22 +74,49 @@ std::shared_ptr<const Entry> lookup(Kind kind, const PoolGeometry& g) {
   return e;
 }
 
+// One-thread estimate of a pooling pass: the loops' cost model (a cheap element-wise step per
+// window element of each output).
+double work_ns(const PoolGeometry& g) {
+  return static_cast<double>(g.batch * g.out_h * g.out_w * g.c * g.k_h * g.k_w) *
+         kernels::cost::kElementwise;
+}
+
+// Images [lo, hi) of the batch as a geometry of their own.
+PoolGeometry images(const PoolGeometry& g, int64_t lo, int64_t hi) {
+  PoolGeometry s = g;
+  s.batch = hi - lo;
+  return s;
+}
+
+// Both run one primitive per slice of the batch on the pool runtime (kernels::onednn_split: one
+// OpenMP thread each), one primitive over the batch on the OpenMP runtime.
 bool onednn_forward(Kind kind, const PoolGeometry& g, const float* x, float* y) {
-  auto e = lookup(kind, g);
-  if (!e->prim) return false;
-  onednn::execute(*e->prim, e->scratch_md,
-                  {{DNNL_ARG_SRC, onednn::wrap(nhwc(g.batch, g.in_h, g.in_w, g.c), x)},
-                   {DNNL_ARG_DST, onednn::wrap(nhwc(g.batch, g.out_h, g.out_w, g.c), y)}});
-  return true;
+  const int64_t in_image = g.in_h * g.in_w * g.c, out_image = g.out_h * g.out_w * g.c;
+  return kernels::onednn_split(g.batch, work_ns(g), 1, [&](int64_t lo, int64_t hi) {
+    const PoolGeometry s = images(g, lo, hi);
+    auto e = lookup(kind, s);
+    if (!e->prim) return false;
+    onednn::execute(
+        *e->prim, e->scratch_md,
+        {{DNNL_ARG_SRC, onednn::wrap(nhwc(s.batch, s.in_h, s.in_w, s.c), x + lo * in_image)},
+         {DNNL_ARG_DST, onednn::wrap(nhwc(s.batch, s.out_h, s.out_w, s.c), y + lo * out_image)}});
+    return true;
+  });
 }
 
 bool onednn_avg_backward(const PoolGeometry& g, const float* dy, float* dx) {
-  auto e = lookup(kAvgBwd, g);
-  if (!e->prim) return false;
-  onednn::execute(*e->prim, e->scratch_md,
-                  {{DNNL_ARG_DIFF_DST, onednn::wrap(nhwc(g.batch, g.out_h, g.out_w, g.c), dy)},
-                   {DNNL_ARG_DIFF_SRC, onednn::wrap(nhwc(g.batch, g.in_h, g.in_w, g.c), dx)}});
-  return true;
+  const int64_t in_image = g.in_h * g.in_w * g.c, out_image = g.out_h * g.out_w * g.c;
+  return kernels::onednn_split(g.batch, work_ns(g), 1, [&](int64_t lo, int64_t hi) {
+    const PoolGeometry s = images(g, lo, hi);
+    auto e = lookup(kAvgBwd, s);
+    if (!e->prim) return false;
+    onednn::execute(*e->prim, e->scratch_md,
+                    {{DNNL_ARG_DIFF_DST,
+                      onednn::wrap(nhwc(s.batch, s.out_h, s.out_w, s.c), dy + lo * out_image)},
+                     {DNNL_ARG_DIFF_SRC,
+                      onednn::wrap(nhwc(s.batch, s.in_h, s.in_w, s.c), dx + lo * in_image)}});
+    return true;
+  });
 }
 
 // ---- Loops ----

@@ -32,6 +32,16 @@ struct Case {
   bool in_model = true;  // false: cells and InputLayer, called on tensors only
 };
 
+// A Lambda whose function is registered under its name (before any test runs: each test may
+// run in a process of its own), so that configs of it, Keras' included, load.
+Tensor square_fn(const Tensor& x) { return square(x); }
+const bool kSquareRegistered = (layers::Lambda::register_function("square", square_fn), true);
+
+layers::Lambda config_test_lambda() {
+  EXPECT_TRUE(kSquareRegistered);
+  return layers::Lambda(square_fn, {.function = "square"});
+}
+
 std::vector<Case> cases() {
   using namespace layers;  // NOLINT: the table reads like Keras
   auto l = [](auto layer) {
@@ -132,6 +142,84 @@ std::vector<Case> cases() {
                         .variance = std::vector<double>{4, 1, 0.25},
                         .invert = true})),
        {{2, 3}}},
+      {"LeakyReLU", l(LeakyReLU({.negative_slope = 0.1})), {{4}}},
+      {"PReLU",
+       l(PReLU({.alpha_initializer = "ones",
+                .alpha_regularizer = regularizers::l2(0.01),
+                .shared_axes = {1}})),
+       {{3, 4}}},
+      {"ELU", l(ELU({.alpha = 0.5})), {{4}}},
+      {"Subtract", l(Subtract()), {{3}, {3}}},
+      {"Average", l(Average()), {{3}, {3}}},
+      {"Maximum", l(Maximum()), {{3}, {3}}},
+      {"Minimum", l(Minimum()), {{3}, {3}}},
+      {"Dot", l(Dot(std::vector<int64_t>{2, 2}, {.normalize = true})), {{3, 4}, {5, 4}}},
+      {"Permute", l(Permute({2, 1})), {{3, 4}}},
+      {"RepeatVector", l(RepeatVector(3)), {{4}}},
+      {"UpSampling1D", l(UpSampling1D(3)), {{4, 2}}},
+      {"UpSampling2D", l(UpSampling2D({2, 3})), {{2, 3, 2}}},
+      {"UpSampling3D", l(UpSampling3D({1, 2, 2})), {{2, 2, 2, 1}}},
+      {"Cropping1D", l(Cropping1D({1, 2})), {{6, 2}}},
+      {"Cropping2D", l(Cropping2D({{1, 0}, {2, 1}})), {{5, 6, 2}}},
+      {"Cropping3D", l(Cropping3D({{1, 1}, {0, 1}, {2, 0}})), {{4, 4, 4, 1}}},
+      {"ZeroPadding1D", l(ZeroPadding1D({1, 2})), {{3, 2}}},
+      {"ZeroPadding3D", l(ZeroPadding3D({{1, 0}, {0, 2}, {1, 1}})), {{2, 2, 2, 1}}},
+      {"MaxPooling1D", l(MaxPooling1D(3, {.strides = 2, .padding = "same"})), {{7, 3}}},
+      {"AveragePooling1D", l(AveragePooling1D(2, {.strides = 1})), {{5, 3}}},
+      {"GlobalAveragePooling1D", l(GlobalAveragePooling1D({.keepdims = true})), {{5, 3}}},
+      {"GlobalMaxPooling1D", l(GlobalMaxPooling1D()), {{5, 3}}},
+      {"GroupNormalization",
+       l(GroupNormalization({.groups = 2,
+                             .epsilon = 1e-5,
+                             .center = false,
+                             .gamma_initializer = "random_normal",
+                             .gamma_regularizer = regularizers::l2(0.1)})),
+       {{3, 4}}},
+      {"UnitNormalization", l(UnitNormalization({.axis = {1, 2}})), {{3, 4}}},
+      {"SpatialDropout1D", l(SpatialDropout1D(0.3, {.seed = 4})), {{3, 4}}},
+      {"SpatialDropout2D", l(SpatialDropout2D(0.2)), {{2, 3, 4}}},
+      {"GaussianNoise", l(GaussianNoise(0.2, {.seed = 1})), {{4}}},
+      {"GaussianDropout", l(GaussianDropout(0.4)), {{4}}},
+      {"AlphaDropout", l(AlphaDropout(0.1, {.noise_shape = {-1, 1, 4}})), {{3, 4}}},
+      {"ActivityRegularization", l(ActivityRegularization({.l1 = 0.01, .l2 = 0.02})), {{4}}},
+      {"Lambda", l(config_test_lambda()), {{4}}},
+      {"SeparableConv2D",
+       l(SeparableConv2D(4, {3, 2},
+                         {.padding = "same",
+                          .depth_multiplier = 2,
+                          .activation = "relu",
+                          .pointwise_initializer = "he_normal",
+                          .depthwise_regularizer = regularizers::l2(0.01),
+                          .pointwise_constraint = constraints::MaxNorm(2.0, {0, 1, 2})})),
+       {{5, 5, 3}}},
+      {"SeparableConv1D",
+       l(SeparableConv1D(3, 3,
+                         {.strides = 2, .use_bias = false, .depthwise_constraint = "non_neg"})),
+       {{7, 2}}},
+      {"Conv1DTranspose",
+       l(Conv1DTranspose(3, 3,
+                         {.strides = 2,
+                          .padding = "same",
+                          .kernel_constraint = constraints::UnitNorm(),
+                          .bias_constraint = constraints::MinMaxNorm(0.1, 0.9, 0.5)})),
+       {{4, 2}}},
+      {"Masking", l(Masking({.mask_value = -1.0})), {{4, 3}}},
+      {"Bidirectional",
+       l(Bidirectional(LSTM(3, {.return_sequences = true}), {.merge_mode = "sum"})),
+       {{4, 2}}},
+      {"TimeDistributed",
+       l(TimeDistributed(
+           Dense(4, {.activation = "relu", .activity_regularizer = regularizers::l1(0.01)}))),
+       {{4, 3}}},
+      {"Resizing",
+       l(Resizing(4, 5, {.interpolation = "bicubic", .crop_to_aspect_ratio = true})),
+       {{6, 8, 3}}},
+      {"CenterCrop", l(CenterCrop(3, 4)), {{6, 8, 3}}},
+      {"RandomFlip", l(RandomFlip({.seed = 3, .mode = "horizontal"})), {{6, 8, 3}}},
+      {"RandomContrast",
+       l(RandomContrast(std::vector<double>{0.1, 0.4}, {.value_range = {0, 1}, .seed = 5})),
+       {{6, 8, 3}}},
+      {"RandomCrop", l(RandomCrop(3, 4, {.seed = 9})), {{6, 8, 3}}},
   };
 }
 
