@@ -15,23 +15,23 @@ if(TFCC_SANITIZE)
   target_link_options(tfcc_options INTERFACE ${_san})
 endif()
 
-# With BUILD_SHARED_LIBS, what goes into libtfcc.so is compiled with hidden visibility.
-function(tfcc_hidden_in_shared_build target)
-  if(BUILD_SHARED_LIBS)
-    set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden
-                                               VISIBILITY_INLINES_HIDDEN ON)
-  endif()
+# What goes into the library is compiled with hidden visibility, in the static build too: the
+# objects are then the same in both builds (a shared configuration's compiles hit the static
+# build's ccache entries, so the shared-build test costs little more than a link), and libtfcc.so
+# exports the public headers' declarations only (tfcc/export.h). An archive linked into a program
+# is unaffected (visibility matters to a shared object's dynamic symbol table only).
+function(tfcc_hidden_visibility target)
+  set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden
+                                             VISIBILITY_INLINES_HIDDEN ON)
 endfunction()
 
 # tfcc_layer(<name> SOURCES <sources...> DEPS <libs...>): one static library per layer folder,
 # installed and exported as tfcc::<folder> (cmake/tfcc_install.cmake). With BUILD_SHARED_LIBS the
-# layers are still static (position-independent) archives, linked whole into the one libtfcc.so,
-# compiled with hidden visibility: libtfcc.so exports the public headers' declarations only
-# (tfcc/export.h).
+# layers are still static (position-independent) archives, linked whole into the one libtfcc.so.
 function(tfcc_layer name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
-  tfcc_hidden_in_shared_build(${name})
+  tfcc_hidden_visibility(${name})
   target_link_libraries(${name} PUBLIC $<BUILD_INTERFACE:tfcc_options> ${ARG_DEPS})
   string(REGEX REPLACE "^tfcc_" "" export_name ${name})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${export_name})

@@ -1,5 +1,6 @@
-// What libtfcc.so exports. A shared build (-DBUILD_SHARED_LIBS=ON) compiles the library with
-// -fvisibility=hidden -fvisibility-inlines-hidden, so only what is marked is visible to programs:
+// What libtfcc.so exports. The library is compiled with -fvisibility=hidden
+// -fvisibility-inlines-hidden, so only what is marked is visible to programs of a shared build
+// (-DBUILD_SHARED_LIBS=ON):
 //   - every declaration in a public header (tfcc/tfcc.h and the headers it includes, the ones
 //     `cmake --install` installs), each of which opens and closes an export region:
 //
@@ -15,7 +16,8 @@
 //       TFCC_API int internal_helper();          class TFCC_API Helper { ... };
 //
 // Everything else (kernels, the op registry, the executor, ...) stays inside the library. The
-// static build (the default) exports everything, as archives do; these marks change nothing there.
+// static build (the default) compiles the same way, but an archive's objects are linked into the
+// program whatever their visibility, so there these marks change nothing a program sees.
 #pragma once
 
 #if defined(__GNUC__)

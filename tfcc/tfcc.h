@@ -57,7 +57,6 @@
 #include "tfcc/ops/pool/pool.h"
 #include "tfcc/ops/random/random.h"
 #include "tfcc/ops/reduction/reduction.h"
-#include "tfcc/ops/registry.h"
 #include "tfcc/ops/segment/segment.h"
 #include "tfcc/ops/sorting/sorting.h"
 #include "tfcc/ops/strings/strings.h"

@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 
 #include "convert.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc::py {
 void bind_tensor(nb::module_& m);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc::py {
 namespace {

@@ -4,18 +4,24 @@
 #   install: `cmake --install BUILD --prefix WORK/prefix`, plus a pkg-config build of hello.cc
 #   deb:     `cpack -G DEB` on BUILD, the package unpacked by `dpkg -x` into WORK/root, its
 #            declared dependencies checked, the consumer built against WORK/root/usr
+#   shared:  tfcc configured again in $TFCC_SHARED_BUILD_DIR (default BUILD-shared, kept between
+#            runs) with -DBUILD_SHARED_LIBS=ON, the library and the CLI only, with BUILD's compile
+#            options, so ccache serves BUILD's objects (the layers are compiled with hidden
+#            visibility in both; a sibling of BUILD, so that CCACHE_BASEDIR's relative paths are
+#            the same), installed into WORK/prefix; the consumer then links libtfcc.so, and only
+#            what tfcc/export.h exports
 # Both check `tfcc --version`, that no -march flag reaches the installed package's interface, and
 # that every header an installed header includes is installed.
-# usage: consumer_test.sh install|deb BUILD_DIR SOURCE_DIR WORK_DIR VERSION
+# usage: consumer_test.sh install|deb|shared BUILD_DIR SOURCE_DIR WORK_DIR VERSION [CMAKE_ARGS...]
+# (CMAKE_ARGS: BUILD's options that reach the compile lines, for the shared configuration)
 set -u
 mode=$1
 build=$2
 source_dir=$3
 work=$4
 version=$5
+shift 5
 source "$(dirname "$0")/checks.sh"
-# The consumer's objects are cached like the project's; paths under WORK hash relative to it.
-export CCACHE_BASEDIR=$work
 launcher=()
 if command -v ccache > /dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 
@@ -39,8 +45,32 @@ case $mode in
     dpkg -x "$deb" "$work/root"
     prefix=$work/root/usr
     ;;
+  shared)
+    # The environment's CCACHE_BASEDIR (the one BUILD was built with) is kept here, so the
+    # library's compiles hash as BUILD's did.
+    shared_build=${TFCC_SHARED_BUILD_DIR:-$build-shared}
+    cmake -S "$source_dir" -B "$shared_build" -DBUILD_SHARED_LIBS=ON -DTFCC_BUILD_TESTS=OFF \
+      -DTFCC_BUILD_EXAMPLES=OFF -DTFCC_BUILD_BENCHMARKS=OFF "$@" > "$work/configure_tfcc.log" 2>&1 ||
+      { cat "$work/configure_tfcc.log"; echo "FAIL: configuring the shared build"; exit 1; }
+    start=$(date +%s)
+    cmake --build "$shared_build" -j 2 --target tfcc tfcc_cli > "$work/build_tfcc.log" 2>&1 ||
+      { tail -50 "$work/build_tfcc.log"; echo "FAIL: building libtfcc.so"; exit 1; }
+    echo "libtfcc.so and the CLI built in $(($(date +%s) - start)) s"
+    prefix=$work/prefix
+    rm -rf "$prefix"
+    cmake --install "$shared_build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
+      { cat "$work/install.log"; echo "FAIL: cmake --install of the shared build"; exit 1; }
+    so=$(find "$prefix" -name 'libtfcc.so.*.*.*' | head -1)
+    [ -n "$so" ] || fail "no libtfcc.so.MAJOR.MINOR.PATCH installed"
+    readelf -d "$so" > "$work/dynamic.txt"
+    check "libtfcc.so has a SONAME" "(SONAME).*\[libtfcc\.so\.${version%.*}\]" "$work/dynamic.txt"
+    check "libtfcc.so is ${version}" "libtfcc\.so\.${version}$" <(echo "$so")
+    ldd "$prefix/bin/tfcc" > "$work/cli_ldd.txt" 2>&1
+    check "the installed tfcc runs on libtfcc.so" "libtfcc\.so\.${version%.*} => $prefix" \
+      "$work/cli_ldd.txt"
+    ;;
   *)
-    echo "usage: consumer_test.sh install|deb BUILD_DIR SOURCE_DIR WORK_DIR VERSION"
+    echo "usage: consumer_test.sh install|deb|shared BUILD_DIR SOURCE_DIR WORK_DIR VERSION"
     exit 2
     ;;
 esac
@@ -93,7 +123,9 @@ if [ -n "$so" ]; then
   done
 fi
 
-# The consumer project, built as its README says.
+# The consumer project, built as its README says. Its objects are cached like the project's;
+# paths under WORK hash relative to it.
+export CCACHE_BASEDIR=$work
 cmake -S "$source_dir/examples/consumer" -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" > "$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; echo "FAIL: configuring the consumer"; exit 1; }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "tests/ops/harness.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc::conformance {
 namespace {

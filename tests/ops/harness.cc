@@ -8,6 +8,7 @@
 
 #include "tfcc/autodiff/gradient_checker.h"
 #include "tfcc/autodiff/gradient_tape.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/platform/parallel_runtime.h"
 
 namespace tfcc::conformance {

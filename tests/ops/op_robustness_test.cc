@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 
+#include "tfcc/ops/registry.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "tfcc/ops/op_def.h"
-#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

@@ -22,6 +22,7 @@
 #include <source_location>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfcc/core/device.h"
@@ -213,6 +214,10 @@ class OpDef {
   bool not_differentiable_ = false;
   bool stateful_ = false;
 };
+
+/// The op named `name` in the op registry; NotFoundError if no such op is registered. (The
+/// registry itself, tfcc/ops/registry.h, is internal to the library.)
+const OpDef& op_def(std::string_view name);
 
 }  // namespace tfcc
 #pragma GCC visibility pop

@@ -3,8 +3,9 @@
 //
 //   const tfcc::OpDef& add = tfcc::op_def("AddV2");
 //   for (const tfcc::OpDef* op : tfcc::OpRegistry::global().ops()) std::cout << op->name();
+// Internal to the library (not installed, not exported from libtfcc.so); a program looks an op up
+// with tfcc::op_def (tfcc/ops/op_def.h).
 #pragma once
-#pragma GCC visibility push(default)  // public API: exported (tfcc/export.h)
 
 #include <map>
 #include <memory>
@@ -36,11 +37,7 @@ class OpRegistry {
   std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
 };
 
-/// The op named `name`; NotFoundError if no such op is registered.
-const OpDef& op_def(std::string_view name);
-
 /// Registers every op family (called once by OpRegistry::global()).
 void register_all_ops(OpRegistry& registry);
 
 }  // namespace tfcc
-#pragma GCC visibility pop

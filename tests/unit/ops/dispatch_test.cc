@@ -1,6 +1,7 @@
 // The registry and the dispatch point: completeness, attribute checking, contexts, observers.
 #include <gtest/gtest.h>
 
+#include "tfcc/ops/registry.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {

@@ -5,6 +5,7 @@
 
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

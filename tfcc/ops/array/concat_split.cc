@@ -4,6 +4,7 @@
 #include "tfcc/ops/array/array_internal.h"
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

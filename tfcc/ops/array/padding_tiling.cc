@@ -8,6 +8,7 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

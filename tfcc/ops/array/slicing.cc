@@ -3,6 +3,7 @@
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/array/array_internal.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

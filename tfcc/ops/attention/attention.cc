@@ -13,6 +13,7 @@
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/linalg/linalg.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc {

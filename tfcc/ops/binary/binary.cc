@@ -12,6 +12,7 @@
 #include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc {

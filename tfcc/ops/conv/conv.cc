@@ -10,6 +10,7 @@
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/operators.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

@@ -11,6 +11,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

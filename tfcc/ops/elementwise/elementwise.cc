@@ -8,6 +8,7 @@
 #include "tfcc/ops/elementwise/elementwise_internal.h"
 #include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

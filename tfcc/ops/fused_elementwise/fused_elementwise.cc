@@ -5,6 +5,7 @@
 #include "tfcc/ops/fused_elementwise/fused_elementwise_internal.h"
 #include "tfcc/ops/in_place.h"
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace fused_elementwise {

@@ -8,6 +8,7 @@
 #include "tfcc/ops/linalg/fused.h"
 #include "tfcc/ops/linalg/linalg_internal.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

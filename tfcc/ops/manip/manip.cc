@@ -6,6 +6,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/manip/manip_internal.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

@@ -11,6 +11,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/matrix/matrix_internal.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc {

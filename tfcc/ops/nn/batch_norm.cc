@@ -8,6 +8,7 @@
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/nn/nn_internal.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc {

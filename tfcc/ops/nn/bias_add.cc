@@ -5,6 +5,7 @@
 #include "tfcc/ops/in_place.h"
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/nn/nn_internal.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

@@ -11,6 +11,7 @@
 #include "tfcc/ops/nn/nn_internal.h"
 #include "tfcc/ops/random/random.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary.h"
 
 namespace tfcc {

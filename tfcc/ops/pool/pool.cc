@@ -10,6 +10,7 @@
 #include "tfcc/ops/pool/pool_fused.h"
 #include "tfcc/ops/pool/pool_internal.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

@@ -12,6 +12,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/in_place.h"
 #include "tfcc/ops/random/random_internal.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

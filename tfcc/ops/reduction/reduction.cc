@@ -10,6 +10,7 @@
 
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/reduction/reduction_internal.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 

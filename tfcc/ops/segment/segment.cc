@@ -10,6 +10,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/reduction/reduction.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/segment/segment_internal.h"
 #include "tfcc/ops/unary/unary.h"
 

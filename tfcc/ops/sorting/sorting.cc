@@ -11,6 +11,7 @@
 #include "tfcc/ops/creation/creation.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/segment/segment.h"
 #include "tfcc/ops/sorting/sorting_internal.h"
 #include "tfcc/ops/unary/unary.h"

@@ -3,6 +3,7 @@
 #include "tfcc/ops/training/training.h"
 
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/training/training_internal.h"
 #include "tfcc/ops/variable/variable_ops.h"
 

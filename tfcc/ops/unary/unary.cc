@@ -10,6 +10,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/elementwise/elementwise.h"
 #include "tfcc/ops/in_place.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/unary/unary_formulas.h"
 #include "tfcc/ops/unary/unary_internal.h"
 

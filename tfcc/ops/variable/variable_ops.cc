@@ -5,6 +5,7 @@
 #include "tfcc/ops/binary/binary.h"
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/kernel_util.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {
