@@ -4,6 +4,7 @@
 // handle as a number.
 #include <gtest/gtest.h>
 
+#include "tfcc/ops/registry.h"
 #include "tfcc/tfcc.h"
 
 namespace tfcc {

@@ -6,6 +6,7 @@
 #include "tfcc/ops/dispatch.h"
 #include "tfcc/ops/nn/nn.h"
 #include "tfcc/ops/nn/nn_internal.h"
+#include "tfcc/ops/registry.h"
 
 namespace tfcc {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "tfcc/ops/array/array.h"
 #include "tfcc/ops/dispatch.h"
+#include "tfcc/ops/registry.h"
 #include "tfcc/ops/strings/lookup.h"
 #include "tfcc/ops/strings/strings_internal.h"
 
