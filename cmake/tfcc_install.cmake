@@ -7,8 +7,10 @@ set(TFCC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tfcc)
 # Headers: tfcc/tfcc.h and every header it reaches through #include "tfcc/...". That closure is
 # the user API, and each installed header compiles because everything it includes is installed.
 # Kernel helpers, *_internal.h and the like stay out unless a public header includes them.
+# ops/registry.h is installed beside them, outside the umbrella: the Python front end (built by
+# `pip install .` against an installed tfcc) lists every registered op through it.
 function(tfcc_public_headers out)
-  set(todo tfcc/tfcc.h)
+  set(todo tfcc/tfcc.h tfcc/ops/registry.h)
   set(seen)
   while(todo)
     list(POP_FRONT todo header)

@@ -308,13 +308,16 @@ struct Atan2 : BinaryFormula {
     return reduce_pair(g, multiply(x, scale), negative(multiply(y, scale)));
   }
 };
-// x * log(y), 0 where x == 0 whatever y is (TF's Xlogy).
+// x * log(y), 0 where x == 0 whatever y is (TF's Xlogy). A NaN x is returned as it is: x times
+// the NaN of log(negative y) would keep either NaN's sign bit, whichever operand the compiler
+// puts first, so the eager kernel and _FusedElementwise could differ bit for bit.
 struct Xlogy : BinaryFormula {
   static constexpr const char* kName = "Xlogy";
   static constexpr Types kTypes = Types::kFloat;
   template <typename T>
   static T f(T x, T y) {
-    return x == T(0) ? T(0) : x * std::log(y);
+    if (x == T(0) || x != x) return x == T(0) ? T(0) : x;
+    return x * std::log(y);
   }
   static std::vector<Tensor> grad(const GradContext& g) {
     const Tensor &x = g.inputs[0], &y = g.inputs[1], &dz = g.grads[0];

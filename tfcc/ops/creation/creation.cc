@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "tfcc/ops/creation/creation_internal.h"
 #include "tfcc/ops/dispatch.h"
@@ -260,6 +262,16 @@ Tensor fill(std::vector<int64_t> shape, double value, DType dtype, Loc loc) {
 }
 
 Tensor zeros(std::vector<int64_t> shape, DType dtype, Loc loc) {
+  if (dtype == string) {  // tf.zeros(shape, tf.string): empty strings (Fill takes numbers here)
+    int64_t n = 1;
+    for (int64_t d : shape) {
+      TFCC_CHECK_ARG(d >= 0 && (d == 0 || n <= (int64_t{1} << 31) / d),
+                     "zeros: dimensions must be non-negative and hold at most 2^31 strings, got ",
+                     Shape(shape).to_string());
+      n *= d;
+    }
+    return Tensor::from_strings(std::vector<std::string>(static_cast<size_t>(n)), Shape(shape));
+  }
   return fill(std::move(shape), 0, dtype, loc);
 }
 
