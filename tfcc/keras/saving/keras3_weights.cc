@@ -10,6 +10,7 @@
 
 #include "tfcc/keras/engine/keras_tensor.h"
 #include "tfcc/keras/models/sequential.h"
+#include "tfcc/keras/optimizers/loss_scale_optimizer.h"
 #include "tfcc/keras/saving/keras3.h"
 #include "tfcc/keras/saving/trackables.h"
 #include "tfcc/platform/logging.h"
@@ -112,13 +113,24 @@ std::vector<Variable> keras_optimizer_variables(const optimizers::Optimizer& opt
   return out;
 }
 
-void save_optimizer(optimizers::Optimizer& opt, Group root) {
-  Group vars = root.create_group("optimizer").create_group("vars");
+void save_optimizer_vars(const optimizers::Optimizer& opt, Group group) {
+  Group vars = group.create_group("vars");
   vars.set_string_attribute("name", opt.name());
   std::vector<Variable> all = keras_optimizer_variables(opt);
   for (size_t i = 0; i < all.size(); ++i) {
     const Variable& v = all[i].defined() ? all[i] : opt.learning_rate_variable();
     vars.write(std::to_string(i), v.read_value());
+  }
+}
+
+// Keras 3 writes a LossScaleOptimizer's variables (its own, then the inner optimizer's) under
+// optimizer/vars and the inner optimizer's again under optimizer/inner_optimizer/vars, which is
+// where Keras loads the inner optimizer from.
+void save_optimizer(optimizers::Optimizer& opt, Group root) {
+  Group group = root.create_group("optimizer");
+  save_optimizer_vars(opt, group);
+  if (const auto* scaled = dynamic_cast<const optimizers::LossScaleOptimizer*>(&opt)) {
+    save_optimizer_vars(*scaled->inner_optimizer(), group.create_group("inner_optimizer"));
   }
 }
 
