@@ -96,6 +96,8 @@ done < <(grep -rhoE '^#include "tfcc/[^"]+"' "$prefix/include/tfcc" | sed 's/^#i
   failures=$((failures + 1))
 # Each installed header is one export region (tfcc/export.h): what it declares is exported from
 # libtfcc.so, and a push without its pop would change the visibility of the program's own code.
+# ops/registry.h is the exception: installed for the Python front end, which links the static
+# libraries, it stays unexported (libtfcc.so does not export OpRegistry, checked below).
 unmarked=0
 while read -r header; do
   pushes=$(grep -c '^#pragma GCC visibility push(default)' "$header")
@@ -104,7 +106,7 @@ while read -r header; do
     echo "FAIL: $header: $pushes visibility push(default), $pops pop (want one each: tfcc/export.h)"
     unmarked=1
   fi
-done < <(find "$prefix/include/tfcc" -name '*.h')
+done < <(find "$prefix/include/tfcc" -name '*.h' ! -path '*/tfcc/ops/registry.h')
 [ $unmarked -eq 0 ] && echo "ok: every installed header is one export region" ||
   failures=$((failures + 1))
 # A shared build exports the public API only: not the kernels, the op registry or the protobuf
