@@ -34,8 +34,9 @@ std::string descr_of(DType dtype) {
     case DType::kBFloat16:
       break;
     case DType::kString:
-      throw InvalidArgumentError("npy files hold fixed-size elements: tfcc does not save string "
-                                 "tensors as .npy");
+      throw InvalidArgumentError(
+          "npy files hold fixed-size elements: tfcc does not save string "
+          "tensors as .npy");
   }
   throw InvalidArgumentError(
       "NumPy has no bfloat16 dtype: cast the tensor to float32 before saving it as .npy");
